@@ -1,0 +1,13 @@
+#!/usr/bin/env node
+// Entry point of the `switchboard` CLI. Plain JavaScript so that it parses on any Node and can refuse
+// an old one with a single sentence instead of a native-module stack trace.
+const major = Number(process.versions.node.split(".")[0]);
+if (major < 24) {
+  process.stderr.write(
+    `switchboard needs Node.js 24 or newer, but this is Node.js ${process.versions.node}; ` +
+      "run it through npm (npm start, npx switchboard), which uses the Node 24 installed by npm ci.\n",
+  );
+  process.exit(1);
+}
+const { main } = await import("../src/cli/main.ts");
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,21 @@
+export { canonicalJson, catalogHash } from "./hash.ts";
+export { checkJsonSchema, type SchemaIssue, validateAgainstSchema } from "./json-schema.ts";
+export { type CatalogReport, isError, loadCatalog, readCatalog } from "./load.ts";
+export { CatalogError, type CatalogProblem, formatProblem } from "./problem.ts";
+export {
+  type Binding,
+  type BreakerPolicy,
+  bindingSchema,
+  type Capabilities,
+  catalogFileSchema,
+  type ErrorRules,
+  type HttpBinding,
+  type McpBinding,
+  type RetryPolicy,
+  type SandboxBinding,
+  TOOL_NAME_PATTERN,
+  type Tool,
+  type ToolPolicy,
+  toolNameSchema,
+  toolSchema,
+} from "./schema.ts";

@@ -1,0 +1,83 @@
+// Checks that a tool's inputSchema/outputSchema is a valid JSON Schema and validates values against it.
+// MCP's current specification defaults to draft 2020-12, but many servers still declare draft-07, so both
+// meta-schemas are loaded.
+import { createRequire } from "node:module";
+import type { ErrorObject, ValidateFunction } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+
+const require = createRequire(import.meta.url);
+const draft07 = require("ajv/dist/refs/json-schema-draft-07.json");
+
+// ajv-formats is CommonJS: Node's ESM default import is the plugin function, TypeScript's is the module.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
+
+const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: true });
+ajv.addMetaSchema(draft07);
+addFormats(ajv);
+
+export interface SchemaIssue {
+  /** JSON Pointer-like dot path inside the checked value, "" for the root. */
+  path: string;
+  message: string;
+}
+
+const compiled = new WeakMap<object, ValidateFunction>();
+
+function pointerToPath(pointer: string): string {
+  return pointer
+    .split("/")
+    .slice(1)
+    .map((part) => part.replaceAll("~1", "/").replaceAll("~0", "~"))
+    .join(".");
+}
+
+function describe(error: ErrorObject): SchemaIssue {
+  let path = pointerToPath(error.instancePath);
+  if (error.keyword === "required") {
+    const missing = (error.params as { missingProperty: string }).missingProperty;
+    path = path ? `${path}.${missing}` : missing;
+    return { path, message: "is required" };
+  }
+  if (error.keyword === "additionalProperties") {
+    const extra = (error.params as { additionalProperty: string }).additionalProperty;
+    path = path ? `${path}.${extra}` : extra;
+    return { path, message: "is not an allowed property" };
+  }
+  return { path, message: error.message ?? error.keyword };
+}
+
+/** Problems with the schema itself (not with a value); empty when it is a usable JSON Schema. */
+export function checkJsonSchema(schema: object): SchemaIssue[] {
+  const valid = ajv.validateSchema(schema);
+  // The meta-schema reports one mistake several times (enum, type, anyOf): keep the first per location.
+  if (!valid)
+    return [
+      ...new Map(
+        (ajv.errors ?? [])
+          .map(describe)
+          .reverse()
+          .map((i) => [i.path, i]),
+      ).values(),
+    ].reverse();
+  try {
+    validatorFor(schema);
+    return [];
+  } catch (error) {
+    return [{ path: "", message: (error as Error).message }];
+  }
+}
+
+function validatorFor(schema: object): ValidateFunction {
+  const cached = compiled.get(schema);
+  if (cached) return cached;
+  const validate = ajv.compile(schema);
+  compiled.set(schema, validate);
+  return validate;
+}
+
+/** Validates a value against a JSON Schema; returns one issue per failed constraint, with its path. */
+export function validateAgainstSchema(schema: object, value: unknown): SchemaIssue[] {
+  const validate = validatorFor(schema);
+  return validate(value) ? [] : (validate.errors ?? []).map(describe);
+}

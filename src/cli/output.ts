@@ -1,0 +1,34 @@
+import cliProgress from "cli-progress";
+
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value)}\n`);
+}
+
+export interface Progress {
+  update(done: number, total: number): void;
+  stop(): void;
+}
+
+/** A progress bar on stderr when it is a terminal and output is for people; silent otherwise. */
+export function progressBar(label: string, json: boolean): Progress {
+  if (json || !process.stderr.isTTY) return { update() {}, stop() {} };
+  const bar = new cliProgress.SingleBar(
+    { format: `${label} [{bar}] {value}/{total} {eta_formatted}`, stream: process.stderr, hideCursor: true },
+    cliProgress.Presets.shades_classic,
+  );
+  let started = false;
+  return {
+    update(done, total) {
+      if (!started) {
+        bar.start(total, done);
+        started = true;
+      } else {
+        bar.setTotal(total);
+        bar.update(done);
+      }
+    },
+    stop() {
+      if (started) bar.stop();
+    },
+  };
+}

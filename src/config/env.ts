@@ -1,0 +1,49 @@
+// Configuration from the environment, validated by one zod schema; a bad value gets one sentence naming
+// the variable. Flags override these per command.
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+
+export const BUNDLED_CATALOG = fileURLToPath(new URL("../../catalog", import.meta.url));
+
+const keyList = z
+  .string()
+  .transform((s) =>
+    s
+      .split(",")
+      .map((k) => k.trim())
+      .filter(Boolean),
+  )
+  .optional();
+
+export const envSchema = z.object({
+  SWITCHBOARD_DATA: z.string().min(1).default(".switchboard"),
+  SWITCHBOARD_CATALOG: z.string().min(1).default(BUNDLED_CATALOG),
+  SWITCHBOARD_HOST: z.string().min(1).default("127.0.0.1"),
+  SWITCHBOARD_PORT: z.coerce.number().int().min(0).max(65535).default(7070),
+  SWITCHBOARD_EMBEDDER: z.enum(["use-lite", "transformers"]).default("use-lite"),
+  SWITCHBOARD_MODEL: z.string().min(1).optional(),
+  SWITCHBOARD_LOG_LEVEL: z
+    .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
+    .default("info"),
+  SWITCHBOARD_LLM_BASE_URL: z.url().optional(),
+  SWITCHBOARD_LLM_MODEL: z.string().min(1).optional(),
+  SWITCHBOARD_LLM_API_KEY: z.string().min(1).optional(),
+  SWITCHBOARD_AGENT_KEYS: keyList,
+  SWITCHBOARD_MAINTAINER_KEYS: keyList,
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const parsed = envSchema.safeParse(source);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+  throw new ConfigError(`bad configuration in the environment:\n  ${lines.join("\n  ")}`);
+}

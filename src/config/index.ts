@@ -1,0 +1,2 @@
+export { BUNDLED_CATALOG, ConfigError, type Env, envSchema, readEnv } from "./env.ts";
+export { createLogger, type Logger } from "./logger.ts";

@@ -1,0 +1,113 @@
+// The data folder behind one small interface, so a deployment that outgrows one machine can put catalog,
+// vectors, breaker/cache state and execution history in shared stores without touching their users.
+import { readdir, readFile, rm } from "node:fs/promises";
+import { join, relative, resolve, sep } from "node:path";
+import type { z } from "zod";
+import { withFileLock, writeAtomic, writeAtomicVia } from "./atomic.ts";
+
+export class StoreError extends Error {
+  readonly key: string;
+  constructor(key: string, message: string) {
+    super(`data ${key}: ${message}`);
+    this.name = "StoreError";
+    this.key = key;
+  }
+}
+
+export interface DataStore {
+  readonly root: string;
+  readBytes(key: string): Promise<Uint8Array | undefined>;
+  writeBytes(key: string, data: string | Uint8Array): Promise<void>;
+  /** Parsed and validated; undefined when absent; StoreError when present but unreadable. */
+  readJson<T>(key: string, schema: z.ZodType<T>): Promise<T | undefined>;
+  writeJson(key: string, value: unknown): Promise<void>;
+  /** Locked read-modify-write across processes. */
+  updateJson<T>(key: string, schema: z.ZodType<T>, change: (current: T | undefined) => T): Promise<T>;
+  /** For native writers that take a file name; the result replaces `key` atomically. */
+  writeVia(key: string, produce: (temporaryPath: string) => Promise<void> | void): Promise<void>;
+  /** Local file path of a key, for native readers. */
+  pathOf(key: string): string;
+  delete(key: string): Promise<void>;
+  list(prefix: string): Promise<string[]>;
+}
+
+export class FileStore implements DataStore {
+  readonly root: string;
+  constructor(root: string) {
+    this.root = resolve(root);
+  }
+
+  pathOf(key: string): string {
+    const path = resolve(this.root, key);
+    if (path !== this.root && !path.startsWith(this.root + sep))
+      throw new StoreError(key, "key escapes the data folder");
+    return path;
+  }
+
+  async readBytes(key: string): Promise<Uint8Array | undefined> {
+    try {
+      return await readFile(this.pathOf(key));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw error;
+    }
+  }
+
+  writeBytes(key: string, data: string | Uint8Array): Promise<void> {
+    return writeAtomic(this.pathOf(key), data);
+  }
+
+  async readJson<T>(key: string, schema: z.ZodType<T>): Promise<T | undefined> {
+    const bytes = await this.readBytes(key);
+    if (bytes === undefined) return undefined;
+    let value: unknown;
+    try {
+      value = JSON.parse(Buffer.from(bytes).toString("utf8"));
+    } catch (error) {
+      throw new StoreError(key, `not valid JSON (${(error as Error).message})`);
+    }
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new StoreError(
+        key,
+        `unexpected content at ${issue?.path.join(".") || "root"}: ${issue?.message}`,
+      );
+    }
+    return parsed.data;
+  }
+
+  writeJson(key: string, value: unknown): Promise<void> {
+    return this.writeBytes(key, `${JSON.stringify(value, null, 2)}\n`);
+  }
+
+  updateJson<T>(key: string, schema: z.ZodType<T>, change: (current: T | undefined) => T): Promise<T> {
+    return withFileLock(this.pathOf(key), async () => {
+      const next = change(await this.readJson(key, schema));
+      await this.writeJson(key, next);
+      return next;
+    });
+  }
+
+  writeVia(key: string, produce: (temporaryPath: string) => Promise<void> | void): Promise<void> {
+    return writeAtomicVia(this.pathOf(key), produce);
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true, recursive: true });
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    const dir = this.pathOf(prefix);
+    try {
+      const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+      return entries
+        .filter((e) => e.isFile() && !e.name.endsWith(".tmp") && !e.name.endsWith(".lock"))
+        .map((e) => relative(this.root, join(e.parentPath, e.name)))
+        .sort();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+      throw error;
+    }
+  }
+}
