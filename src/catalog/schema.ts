@@ -147,6 +147,9 @@ export const policySchema = z.strictObject({
     .enum(["read", "search", "write", "terminal", "compute"])
     .optional()
     .meta({ description: "Used for default concurrency limits and result budgets" }),
+  degraded: z.unknown().optional().meta({
+    description: "Output served, with a warning, when every provider and the cache have failed",
+  }),
 });
 
 export const toolSchema = z
