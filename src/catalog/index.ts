@@ -3,6 +3,15 @@ export { checkJsonSchema, type SchemaIssue, validateAgainstSchema } from "./json
 export { type CatalogReport, isError, loadCatalog, readCatalog } from "./load.ts";
 export { CatalogError, type CatalogProblem, formatProblem } from "./problem.ts";
 export {
+  OVERLAY_KEY,
+  type RegistryEntry,
+  type RegistryOptions,
+  type ToolChange,
+  type ToolOrigin,
+  ToolRegistry,
+  ToolValidationError,
+} from "./registry.ts";
+export {
   type Binding,
   type BreakerPolicy,
   bindingSchema,

@@ -1,0 +1,202 @@
+// The live set of tools: the catalog given by path (read-only files) with an overlay in the data store on
+// top (tools put through the API or registered by synthesis, and deletions). The overlay is one JSON file
+// changed only by locked read-modify-write, so two processes never lose each other's updates, and a change
+// is announced as an event so the router can re-index one tool instead of rebuilding.
+import { EventEmitter } from "node:events";
+import { z } from "zod";
+import type { DataStore } from "../store/index.ts";
+import { checkJsonSchema, type SchemaIssue } from "./json-schema.ts";
+import { loadCatalog } from "./load.ts";
+import { type Tool, toolSchema } from "./schema.ts";
+
+export const OVERLAY_KEY = "catalog/overlay.json";
+
+export type ToolOrigin = "catalog" | "api" | "synthesized";
+
+export interface RegistryEntry {
+  tool: Tool;
+  origin: ToolOrigin;
+  version: number;
+  /** ISO time of the last put; absent for tools that come from the catalog files. */
+  updatedAt?: string;
+}
+
+export type ToolChange = { type: "put" | "delete"; tool: Tool };
+
+const overlayEntrySchema = z.union([
+  z.strictObject({
+    version: z.number().int().positive(),
+    updatedAt: z.string(),
+    origin: z.enum(["api", "synthesized"]),
+    tool: toolSchema,
+  }),
+  // A tombstone: hides a catalog tool and keeps the version counting up if the name is put again.
+  z.strictObject({ version: z.number().int().positive(), updatedAt: z.string(), deleted: z.literal(true) }),
+]);
+const overlaySchema = z.strictObject({ tools: z.record(z.string(), overlayEntrySchema) });
+type Overlay = z.infer<typeof overlaySchema>;
+
+/** A put that would store an unusable tool; `issues` carry the field paths. */
+export class ToolValidationError extends Error {
+  readonly issues: SchemaIssue[];
+  constructor(name: string, issues: SchemaIssue[]) {
+    super(`tool ${name} is invalid: ${issues.map((i) => `${i.path || "(root)"}: ${i.message}`).join("; ")}`);
+    this.name = "ToolValidationError";
+    this.issues = issues;
+  }
+}
+
+function validateTool(candidate: unknown): Tool {
+  const rawName = (candidate as { name?: unknown } | null)?.name;
+  const label = typeof rawName === "string" && rawName ? `"${rawName}"` : "(unnamed)";
+  const parsed = toolSchema.safeParse(candidate);
+  if (!parsed.success) {
+    throw new ToolValidationError(
+      label,
+      parsed.error.issues.map((issue) => ({
+        path: issue.path.map(String).join("."),
+        message: issue.message,
+      })),
+    );
+  }
+  const issues: SchemaIssue[] = [];
+  for (const field of ["inputSchema", "outputSchema"] as const) {
+    const schema = parsed.data[field];
+    if (!schema) continue;
+    for (const issue of checkJsonSchema(schema)) {
+      issues.push({
+        path: issue.path ? `${field}.${issue.path}` : field,
+        message: `invalid JSON Schema: ${issue.message}`,
+      });
+    }
+  }
+  if (issues.length > 0) throw new ToolValidationError(label, issues);
+  return parsed.data;
+}
+
+export interface RegistryOptions {
+  store: DataStore;
+  /** A catalog file or folder; its tools are the base that the overlay changes. */
+  catalog?: string;
+}
+
+export class ToolRegistry extends EventEmitter<{ change: [ToolChange] }> {
+  readonly #store: DataStore;
+  readonly #base: Map<string, Tool>;
+  #view = new Map<string, RegistryEntry>();
+  // Writes from this process go one at a time; the file lock orders them against other processes.
+  #queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(store: DataStore, base: Tool[]) {
+    super();
+    this.#store = store;
+    this.#base = new Map(base.map((tool) => [tool.name, tool]));
+  }
+
+  /** Loads the catalog (throws CatalogError listing every problem) and the persisted overlay. */
+  static async open(options: RegistryOptions): Promise<ToolRegistry> {
+    const base = options.catalog === undefined ? [] : await loadCatalog(options.catalog);
+    const registry = new ToolRegistry(options.store, base);
+    registry.#apply(await options.store.readJson(OVERLAY_KEY, overlaySchema));
+    return registry;
+  }
+
+  list(): Tool[] {
+    return [...this.#view.values()].map((entry) => entry.tool);
+  }
+
+  get(name: string): Tool | undefined {
+    return this.#view.get(name)?.tool;
+  }
+
+  /** Where a tool comes from and its version, for listings and provenance. */
+  entry(name: string): RegistryEntry | undefined {
+    return this.#view.get(name);
+  }
+
+  entries(): RegistryEntry[] {
+    return [...this.#view.values()];
+  }
+
+  /**
+   * Validates and stores a tool (replacing one of the same name) with the next version. Throws
+   * ToolValidationError before touching the store, so a bad put never costs what is already stored.
+   */
+  async put(candidate: unknown, origin: "api" | "synthesized"): Promise<RegistryEntry> {
+    const tool = validateTool(candidate);
+    return this.#change(tool.name, (current) => ({
+      version: current + 1,
+      updatedAt: new Date().toISOString(),
+      origin,
+      tool: { ...tool, version: current + 1 },
+    }));
+  }
+
+  /** Removes a tool (a catalog tool is hidden by a tombstone); false when there is no such tool. */
+  async delete(name: string): Promise<boolean> {
+    let existed = false;
+    await this.#change(name, (current, present) => {
+      existed = present;
+      return present
+        ? { version: current + 1, updatedAt: new Date().toISOString(), deleted: true }
+        : undefined;
+    });
+    return existed;
+  }
+
+  /** Re-reads the overlay, picking up changes made by other processes; emits an event per change. */
+  async reload(): Promise<void> {
+    this.#apply(await this.#store.readJson(OVERLAY_KEY, overlaySchema));
+  }
+
+  #change(
+    name: string,
+    next: (currentVersion: number, present: boolean) => Overlay["tools"][string] | undefined,
+  ): Promise<RegistryEntry> {
+    const run = async () => {
+      const overlay = await this.#store.updateJson(OVERLAY_KEY, overlaySchema, (stored) => {
+        const tools = { ...stored?.tools };
+        const own = tools[name];
+        const base = this.#base.get(name);
+        const current = own?.version ?? (base ? (base.version ?? 1) : 0);
+        const present = own ? !("deleted" in own) : base !== undefined;
+        const entry = next(current, present);
+        if (entry) tools[name] = entry;
+        return { tools };
+      });
+      this.#apply(overlay);
+      return this.#view.get(name) as RegistryEntry;
+    };
+    const result = this.#queue.then(run, run);
+    this.#queue = result.catch(() => undefined);
+    return result;
+  }
+
+  #apply(overlay: Overlay | undefined): void {
+    const view = new Map<string, RegistryEntry>();
+    for (const [name, tool] of this.#base) {
+      view.set(name, { tool, origin: "catalog", version: tool.version ?? 1 });
+    }
+    for (const [name, entry] of Object.entries(overlay?.tools ?? {})) {
+      if ("deleted" in entry) view.delete(name);
+      else
+        view.set(name, {
+          tool: entry.tool,
+          origin: entry.origin,
+          version: entry.version,
+          updatedAt: entry.updatedAt,
+        });
+    }
+    const previous = this.#view;
+    this.#view = view;
+    for (const [name, entry] of view) {
+      const before = previous.get(name);
+      if (!before || before.version !== entry.version || before.origin !== entry.origin) {
+        this.emit("change", { type: "put", tool: entry.tool });
+      }
+    }
+    for (const [name, entry] of previous) {
+      if (!view.has(name)) this.emit("change", { type: "delete", tool: entry.tool });
+    }
+  }
+}
