@@ -1,0 +1,30 @@
+export { type ContextSaved, definitionTokens } from "./context.ts";
+export { formatDefinition, providerToolName, strictSchema } from "./formats.ts";
+export { type BreakerReading, Metrics } from "./metrics.ts";
+export {
+  type DefinitionFormat,
+  definitionFormatSchema,
+  executeRequestSchema,
+  type FeedbackPair,
+  feedbackRequestSchema,
+  type RouteAndExecuteRequest,
+  type RouteRequest,
+  routeAndExecuteRequestSchema,
+  routeRequestSchema,
+  type SynthesizeRequest,
+  synthesizeRequestSchema,
+  type ToolCall,
+  toolCallSchema,
+  toolSchema,
+} from "./requests.ts";
+export {
+  AppError,
+  type AppErrorCode,
+  type CallResult,
+  type RouteAndExecuteResponse,
+  type RoutedTool,
+  type RouteResponse,
+  type Step,
+  type Switchboard,
+  type SynthesisResponse,
+} from "./types.ts";

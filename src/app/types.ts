@@ -1,0 +1,93 @@
+// The Switchboard object's public surface: what the CLI, the HTTP API and the MCP server call.
+import type { SchemaIssue, Tool } from "../catalog/index.ts";
+import type { ContextSaved } from "./context.ts";
+import type { Metrics } from "./metrics.ts";
+import type {
+  DefinitionFormat,
+  FeedbackPair,
+  RouteAndExecuteRequest,
+  RouteRequest,
+  SynthesizeRequest,
+  ToolCall,
+} from "./requests.ts";
+
+export interface RoutedTool {
+  name: string;
+  score: number;
+  why: unknown;
+  definition: Record<string, unknown>;
+}
+
+export interface RouteResponse {
+  query: string;
+  matched: boolean;
+  threshold: number;
+  notices: string[];
+  format: DefinitionFormat;
+  tools: RoutedTool[];
+  context: ContextSaved;
+}
+
+export interface CallResult {
+  id: string;
+  name: string;
+  status: "completed" | "failed" | "timeout" | "cancelled";
+  output?: unknown;
+  error?: { class: string; message: string; issues?: SchemaIssue[] };
+  provenance?: unknown;
+  timing?: unknown;
+}
+
+export type Step =
+  | { step: "route"; matched: boolean; threshold: number; candidates: { name: string; score: number }[] }
+  | { step: "validate"; tool: string; ok: boolean; issues?: SchemaIssue[]; inputSchema?: unknown }
+  | { step: "execute"; result: CallResult }
+  | { step: "synthesize"; ok: boolean; tool?: string; stage?: string; errors?: unknown[] }
+  | { step: "register"; tool: string; version?: number };
+
+export interface RouteAndExecuteResponse {
+  /** completed/failed: the call ran; invalid_arguments: fix `arguments` per the validate step; no_match. */
+  status: "completed" | "failed" | "invalid_arguments" | "no_match";
+  tool?: string;
+  result?: CallResult;
+  steps: Step[];
+}
+
+export interface SynthesisResponse {
+  ok: boolean;
+  tool?: Tool;
+  stage?: string;
+  errors?: unknown[];
+}
+
+export interface Switchboard {
+  route(request: RouteRequest): Promise<RouteResponse>;
+  execute(calls: ToolCall[], options?: { signal?: AbortSignal }): Promise<CallResult[]>;
+  routeAndExecute(request: RouteAndExecuteRequest): Promise<RouteAndExecuteResponse>;
+  synthesize(request: SynthesizeRequest): Promise<SynthesisResponse>;
+  /** True when an LLM provider is configured, so synthesis works without given code. */
+  readonly canSynthesizeFromIntent: boolean;
+  listTools(): Tool[];
+  getTool(name: string): Tool | undefined;
+  putTool(tool: Tool): Promise<Tool>;
+  deleteTool(name: string): Promise<void>;
+  feedback(pairs: FeedbackPair[]): Promise<number>;
+  executions(): unknown[];
+  breakers(): unknown[];
+  readonly metrics: Metrics;
+  close(): Promise<void>;
+}
+
+export type AppErrorCode = "not_found" | "invalid" | "unavailable";
+
+/** A failure the caller can act on; the servers map `code` to a status (404, 422, 503). */
+export class AppError extends Error {
+  readonly code: AppErrorCode;
+  readonly issues?: SchemaIssue[];
+  constructor(code: AppErrorCode, message: string, issues?: SchemaIssue[]) {
+    super(message);
+    this.name = "AppError";
+    this.code = code;
+    if (issues) this.issues = issues;
+  }
+}

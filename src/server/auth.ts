@@ -1,0 +1,63 @@
+// Bearer API keys with two roles. Agents route, execute and give feedback; maintainers may also change the
+// catalog and synthesize tools. Keys come only from the environment and are never logged.
+import { timingSafeEqual } from "node:crypto";
+
+export type Role = "agent" | "maintainer";
+export type Access = "public" | Role;
+
+export interface Caller {
+  role: Role;
+  /** Rate-limit bucket: the key's position, never the key itself, so it cannot leak into logs. */
+  id: string;
+}
+
+export interface Keys {
+  agent: string[];
+  maintainer: string[];
+}
+
+export class AuthError extends Error {
+  readonly statusCode: 401 | 403;
+  constructor(statusCode: 401 | 403, message: string) {
+    super(message);
+    this.name = "AuthError";
+    this.statusCode = statusCode;
+  }
+}
+
+function sameKey(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export class Authenticator {
+  readonly #keys: Keys;
+  constructor(keys: Keys) {
+    this.#keys = keys;
+  }
+
+  /** Without any key configured, every caller is a maintainer (the service then binds only to loopback). */
+  get enabled(): boolean {
+    return this.#keys.agent.length + this.#keys.maintainer.length > 0;
+  }
+
+  identify(authorization: string | undefined): Caller {
+    if (!this.enabled) return { role: "maintainer", id: "local" };
+    if (!authorization)
+      throw new AuthError(401, "missing API key: send the header 'Authorization: Bearer <key>'");
+    const match = /^Bearer\s+(\S+)$/i.exec(authorization);
+    if (!match?.[1]) throw new AuthError(401, "malformed Authorization header: expected 'Bearer <key>'");
+    const key = match[1];
+    const m = this.#keys.maintainer.findIndex((k) => sameKey(k, key));
+    if (m !== -1) return { role: "maintainer", id: `maintainer#${m}` };
+    const a = this.#keys.agent.findIndex((k) => sameKey(k, key));
+    if (a !== -1) return { role: "agent", id: `agent#${a}` };
+    throw new AuthError(401, "unknown API key");
+  }
+
+  authorize(caller: Caller, needed: Access, what: string): void {
+    if (needed === "maintainer" && caller.role !== "maintainer")
+      throw new AuthError(403, `${what} needs a maintainer key; this key has the agent role`);
+  }
+}

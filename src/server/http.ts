@@ -1,0 +1,175 @@
+// The HTTP service: Fastify with zod-validated bodies, bearer keys with two roles, per-key rate limits,
+// body limits, request ids in every log line and response, health/readiness/metrics, the OpenAPI
+// document, and MCP over Streamable HTTP at /mcp.
+import { randomUUID } from "node:crypto";
+import rateLimit from "@fastify/rate-limit";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import Fastify, { type FastifyReply } from "fastify";
+import packageJson from "../../package.json" with { type: "json" };
+import type { Switchboard } from "../app/index.ts";
+import type { Logger } from "../config/index.ts";
+import { type Access, Authenticator, type Caller, type Keys } from "./auth.ts";
+import { createMcpServer } from "./mcp.ts";
+import { openApiDocument } from "./openapi.ts";
+import { HttpError, parseOr400, toProblem } from "./problems.ts";
+import { apiRoutes } from "./routes.ts";
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface HttpServerOptions {
+  /** Resolves once the index is loaded; until then /readyz and the API answer 503. */
+  app: Promise<Switchboard>;
+  keys: Keys;
+  /** Requests per minute per API key. */
+  rateLimit: number;
+  logger: Logger;
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    caller?: Caller;
+  }
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+}
+
+export async function createHttpServer(options: HttpServerOptions) {
+  let app: Switchboard | undefined;
+  let failed: Error | undefined;
+  options.app.then(
+    (ready) => {
+      app = ready;
+    },
+    (error: Error) => {
+      failed = error;
+    },
+  );
+  const readyApp = (): Switchboard => {
+    if (app) return app;
+    throw new HttpError(
+      503,
+      "not_ready",
+      failed ? `the service failed to start: ${failed.message}` : "the service is still loading its index",
+    );
+  };
+
+  const auth = new Authenticator(options.keys);
+  const server = Fastify({
+    loggerInstance: options.logger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    requestIdHeader: "x-request-id",
+    genReqId: () => randomUUID(),
+    return503OnClosing: true,
+    forceCloseConnections: "idle",
+  });
+
+  server.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+    const access = request.routeOptions.config.access ?? "public";
+    if (access === "public") return;
+    request.caller = auth.identify(request.headers.authorization);
+    auth.authorize(request.caller, access, `${request.method} ${request.routeOptions.url}`);
+  });
+
+  await server.register(rateLimit, {
+    max: options.rateLimit,
+    timeWindow: 60_000,
+    // After authentication (onRequest) and before the body is read, so a limited key costs no parsing.
+    hook: "preParsing",
+    keyGenerator: (request) => request.caller?.id ?? request.ip,
+    allowList: (request) => (request.routeOptions.config.access ?? "public") === "public",
+    errorResponseBuilder: (_request, context) =>
+      new HttpError(
+        429,
+        "rate_limited",
+        `rate limit of ${context.max} requests per minute exceeded for this key; retry in ${context.after}`,
+      ),
+  });
+
+  server.setErrorHandler((error, request, reply) => {
+    const { status, body } = toProblem(error, BODY_LIMIT_BYTES);
+    if (status >= 500) request.log.error({ err: error }, "request failed");
+    else request.log.info({ code: body.error.code, status }, body.error.message);
+    return reply.status(status).send(body);
+  });
+  server.setNotFoundHandler((request, reply) =>
+    reply
+      .status(404)
+      .send({
+        error: { code: "not_found", message: `no endpoint ${request.method} ${request.url.split("?")[0]}` },
+      }),
+  );
+
+  server.addHook("onResponse", async (request, reply) => {
+    app?.metrics.httpDuration.observe(
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? "unknown",
+        status: String(reply.statusCode),
+      },
+      reply.elapsedTime / 1000,
+    );
+  });
+
+  server.get("/healthz", async () => ({ status: "ok" }));
+  server.get("/readyz", async () => {
+    readyApp();
+    return { status: "ready" };
+  });
+  server.get("/metrics", async (_request, reply) => {
+    const ready = readyApp();
+    return reply.type(ready.metrics.contentType).send(await ready.metrics.text());
+  });
+  const document = openApiDocument(apiRoutes, packageJson.version);
+  server.get("/openapi.json", async () => document);
+
+  for (const route of apiRoutes) {
+    server.route({
+      method: route.method,
+      url: route.path.replace(/\{(\w+)\}/g, ":$1"),
+      config: { access: route.access },
+      handler: async (request, reply) => {
+        const body = route.body ? parseOr400(route.body, request.body, "body") : undefined;
+        return route.handle({
+          app: readyApp(),
+          body,
+          params: request.params as Record<string, string>,
+          signal: abortedWithClient(reply),
+        });
+      },
+    });
+  }
+
+  // Stateless Streamable HTTP: one MCP server and transport per request, as the SDK recommends when no
+  // session state is kept; the caller's role decides whether synthesize_tool is offered.
+  server.route({
+    method: ["GET", "POST", "DELETE"],
+    url: "/mcp",
+    config: { access: "agent" },
+    handler: async (request, reply) => {
+      const mcp = createMcpServer(readyApp(), { allowSynthesis: request.caller?.role === "maintainer" });
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      reply.hijack();
+      reply.raw.on("close", () => {
+        void transport.close();
+        void mcp.close();
+      });
+      await mcp.connect(transport);
+      await transport.handleRequest(request.raw, reply.raw, request.body);
+    },
+  });
+
+  return server;
+}
+
+/** Aborted when the client goes away before the answer, so running tool calls are cancelled. */
+function abortedWithClient(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.once("close", () => {
+    if (!reply.raw.writableFinished) controller.abort(new Error("the client disconnected"));
+  });
+  return controller.signal;
+}
+
+export type HttpServer = Awaited<ReturnType<typeof createHttpServer>>;

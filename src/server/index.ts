@@ -1,0 +1,3 @@
+export { type Access, Authenticator, type Caller, type Keys, type Role } from "./auth.ts";
+export { BODY_LIMIT_BYTES, createHttpServer, type HttpServer, type HttpServerOptions } from "./http.ts";
+export { createMcpServer, type McpOptions } from "./mcp.ts";

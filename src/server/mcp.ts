@@ -1,0 +1,88 @@
+// The MCP face of Switchboard: a whole catalog behind three tools. Input validation is the SDK's: a call
+// whose arguments fail the zod schema comes back as a tool result with isError: true (not a protocol
+// error), as the 2025-11-25 specification asks, so the model can correct itself. The same holds for
+// Switchboard's own errors (unknown tool, invalid arguments of the routed tool).
+import { randomUUID } from "node:crypto";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import packageJson from "../../package.json" with { type: "json" };
+import { routeRequestSchema, type Switchboard, synthesizeRequestSchema } from "../app/index.ts";
+
+export interface McpOptions {
+  /** Whether synthesize_tool is offered: only to maintainers over HTTP; always over stdio (local user). */
+  allowSynthesis: boolean;
+}
+
+function result(value: unknown, isError = false): CallToolResult {
+  return {
+    content: [{ type: "text", text: JSON.stringify(value) }],
+    structuredContent: value as Record<string, unknown>,
+    ...(isError ? { isError: true } : {}),
+  };
+}
+
+export function createMcpServer(app: Switchboard, options: McpOptions): McpServer {
+  const server = new McpServer(
+    { name: "switchboard", version: packageJson.version },
+    {
+      instructions:
+        "Call search_tools with what you want to do, pick a tool from its answer, then call_tool with that " +
+        "tool's name and arguments. If nothing fits, synthesize_tool can create one.",
+    },
+  );
+
+  server.registerTool(
+    "search_tools",
+    {
+      title: "Search tools",
+      description:
+        "Find the tools that fit a task described in plain words. Returns up to topK tools with their " +
+        "definitions (input schemas), scores and whether the best one clears the confidence threshold.",
+      inputSchema: routeRequestSchema,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async (args) => result(await app.route(args)),
+  );
+
+  server.registerTool(
+    "call_tool",
+    {
+      title: "Call a tool",
+      description:
+        "Run one catalog tool by name with its arguments (as found by search_tools) through Switchboard's " +
+        "dispatcher: retries, circuit breakers, fallbacks and result budgets apply.",
+      inputSchema: z.strictObject({
+        name: z.string().min(1).meta({ description: "Tool name from search_tools" }),
+        arguments: z.record(z.string(), z.unknown()).default({}),
+      }),
+      annotations: { openWorldHint: true },
+    },
+    async ({ name, arguments: args }, extra) => {
+      const [call] = await app.execute([{ id: randomUUID(), name, arguments: args }], {
+        signal: extra.signal,
+      });
+      return result(call, call?.status !== "completed");
+    },
+  );
+
+  if (options.allowSynthesis) {
+    server.registerTool(
+      "synthesize_tool",
+      {
+        title: "Synthesize a tool",
+        description:
+          "Create a new sandboxed JavaScript tool when no catalog tool fits: give its name, description and " +
+          "input schema, and either its code (async function <name>(args, ctx)) or nothing, to have the " +
+          "configured LLM write it. It is checked, tested on the examples, and registered.",
+        inputSchema: synthesizeRequestSchema,
+        annotations: { openWorldHint: false },
+      },
+      async (args) => {
+        const outcome = await app.synthesize(args);
+        return result(outcome, !outcome.ok);
+      },
+    );
+  }
+  return server;
+}

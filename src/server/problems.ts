@@ -1,0 +1,85 @@
+// One JSON error shape for every failure: { error: { code, message, issues? } }, where the message names
+// the problem and, for bad bodies, every field path.
+import type { FastifyError } from "fastify";
+import type { z } from "zod";
+import { AppError } from "../app/index.ts";
+import type { SchemaIssue } from "../catalog/index.ts";
+import { AuthError } from "./auth.ts";
+
+export interface ErrorBody {
+  error: { code: string; message: string; issues?: SchemaIssue[] };
+}
+
+export class HttpError extends Error {
+  readonly statusCode: number;
+  readonly code: string;
+  readonly issues?: SchemaIssue[];
+  constructor(statusCode: number, code: string, message: string, issues?: SchemaIssue[]) {
+    super(message);
+    this.name = "HttpError";
+    this.statusCode = statusCode;
+    this.code = code;
+    if (issues) this.issues = issues;
+  }
+}
+
+export function zodIssues(error: z.ZodError, root: string): SchemaIssue[] {
+  return error.issues.map((issue) => {
+    const path = [root, ...issue.path.map(String)].join(".");
+    if (issue.code === "unrecognized_keys")
+      return { path, message: `unknown field(s): ${issue.keys.map((k) => `"${k}"`).join(", ")}` };
+    return { path, message: issue.message };
+  });
+}
+
+export function parseOr400<S extends z.ZodType>(schema: S, value: unknown, root: string): z.infer<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issues = zodIssues(parsed.error, root);
+  const summary = issues.map((i) => `${i.path}: ${i.message}`).join("; ");
+  throw new HttpError(400, "invalid_request", `invalid ${root}: ${summary}`, issues);
+}
+
+const APP_STATUS = { not_found: 404, invalid: 422, unavailable: 503 } as const;
+
+const FASTIFY_CODES: Record<string, { status: number; code: string; message?: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: "malformed_json" },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: "empty_body", message: "the JSON body is empty" },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: "body_too_large" },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    code: "unsupported_media_type",
+    message: "send the body as Content-Type: application/json",
+  },
+};
+
+export function toProblem(error: unknown, bodyLimit: number): { status: number; body: ErrorBody } {
+  if (error instanceof HttpError)
+    return { status: error.statusCode, body: problem(error.code, error.message, error.issues) };
+  if (error instanceof AuthError)
+    return {
+      status: error.statusCode,
+      body: problem(error.statusCode === 401 ? "unauthorized" : "forbidden", error.message),
+    };
+  if (error instanceof AppError)
+    return { status: APP_STATUS[error.code], body: problem(error.code, error.message, error.issues) };
+  const fastify = error as FastifyError;
+  const known = fastify.code ? FASTIFY_CODES[fastify.code] : undefined;
+  if (known) {
+    const message =
+      fastify.code === "FST_ERR_CTP_BODY_TOO_LARGE"
+        ? `the request body is larger than the limit of ${bodyLimit} bytes`
+        : fastify.code === "FST_ERR_CTP_INVALID_JSON_BODY"
+          ? `the body is not valid JSON: ${fastify.message}`
+          : (known.message ?? fastify.message);
+    return { status: known.status, body: problem(known.code, message) };
+  }
+  if (fastify.statusCode === 429) return { status: 429, body: problem("rate_limited", fastify.message) };
+  if (typeof fastify.statusCode === "number" && fastify.statusCode >= 400 && fastify.statusCode < 500)
+    return { status: fastify.statusCode, body: problem("bad_request", fastify.message) };
+  return { status: 500, body: problem("internal", "internal error; the request id is in the logs") };
+}
+
+function problem(code: string, message: string, issues?: SchemaIssue[]): ErrorBody {
+  return { error: issues ? { code, message, issues } : { code, message } };
+}

@@ -1,0 +1,145 @@
+// The HTTP API as one table: method, path, role, body schema and handler. The server registers it and the
+// OpenAPI document is generated from it, so the two cannot drift apart.
+import type { z } from "zod";
+import {
+  AppError,
+  executeRequestSchema,
+  feedbackRequestSchema,
+  routeAndExecuteRequestSchema,
+  routeRequestSchema,
+  type Switchboard,
+  synthesizeRequestSchema,
+  toolSchema,
+} from "../app/index.ts";
+import type { Access } from "./auth.ts";
+
+export interface RouteContext<B> {
+  app: Switchboard;
+  body: B;
+  params: Record<string, string>;
+  signal: AbortSignal;
+}
+
+export interface ApiRoute<S extends z.ZodType = z.ZodType> {
+  method: "GET" | "POST" | "PUT" | "DELETE";
+  /** OpenAPI-style path; `{name}` becomes Fastify's `:name`. */
+  path: string;
+  access: Access;
+  summary: string;
+  body?: S;
+  handle(context: RouteContext<z.infer<S>>): Promise<unknown>;
+}
+
+function route<S extends z.ZodType>(spec: ApiRoute<S>): ApiRoute {
+  return spec as unknown as ApiRoute;
+}
+
+function toolNamed(app: Switchboard, name: string) {
+  const tool = app.getTool(name);
+  if (!tool) throw new AppError("not_found", `unknown tool "${name}"`);
+  return tool;
+}
+
+export const apiRoutes: ApiRoute[] = [
+  route({
+    method: "POST",
+    path: "/v1/route",
+    access: "agent",
+    summary: "Find the tools for a query, with definitions in the requested format and the context saved",
+    body: routeRequestSchema,
+    handle: ({ app, body }) => app.route(body),
+  }),
+  route({
+    method: "POST",
+    path: "/v1/execute",
+    access: "agent",
+    summary: "Run tool calls through the dispatcher; results in call order",
+    body: executeRequestSchema,
+    handle: async ({ app, body, signal }) => ({ results: await app.execute(body.calls, { signal }) }),
+  }),
+  route({
+    method: "POST",
+    path: "/v1/route-and-execute",
+    access: "agent",
+    summary: "Route a query and run the best tool (or synthesize one); every step is returned",
+    body: routeAndExecuteRequestSchema,
+    handle: ({ app, body }) => app.routeAndExecute(body),
+  }),
+  route({
+    method: "POST",
+    path: "/v1/feedback",
+    access: "agent",
+    summary: "Record confirmed query → tool pairs, so routing learns from use",
+    body: feedbackRequestSchema,
+    handle: async ({ app, body }) => ({ recorded: await app.feedback(body.pairs) }),
+  }),
+  route({
+    method: "POST",
+    path: "/v1/tools/synthesize",
+    access: "maintainer",
+    summary: "Synthesize a tool (from code, or from the description when an LLM is configured)",
+    body: synthesizeRequestSchema,
+    handle: ({ app, body }) => app.synthesize(body),
+  }),
+  route({
+    method: "GET",
+    path: "/v1/tools",
+    access: "agent",
+    summary: "List the catalog's tools",
+    handle: async ({ app }) => ({
+      tools: app.listTools().map((t) => ({
+        name: t.name,
+        title: t.title,
+        description: t.description,
+        category: t.category,
+        version: t.version,
+      })),
+    }),
+  }),
+  route({
+    method: "GET",
+    path: "/v1/tools/{name}",
+    access: "agent",
+    summary: "One tool's full definition",
+    handle: async ({ app, params }) => toolNamed(app, params.name ?? ""),
+  }),
+  route({
+    method: "PUT",
+    path: "/v1/tools/{name}",
+    access: "maintainer",
+    summary: "Add or replace a tool; the index is updated incrementally",
+    body: toolSchema.partial({ name: true }),
+    handle: async ({ app, body, params }) => {
+      const name = params.name ?? "";
+      if (body.name !== undefined && body.name !== name)
+        throw new AppError("invalid", `body.name "${body.name}" differs from the path's tool name "${name}"`);
+      return app.putTool({ ...body, name });
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: "/v1/tools/{name}",
+    access: "maintainer",
+    summary: "Remove a tool; the index is updated incrementally",
+    handle: async ({ app, params }) => {
+      const name = params.name ?? "";
+      toolNamed(app, name);
+      await app.deleteTool(name);
+      return { deleted: name };
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/v1/executions",
+    access: "agent",
+    summary: "Recent executions with their provenance",
+    handle: async ({ app }) => ({ executions: app.executions() }),
+  }),
+  route({
+    method: "GET",
+    path: "/v1/breakers",
+    access: "agent",
+    summary: "Circuit breaker state per tool provider",
+    handle: async ({ app }) => ({ breakers: app.breakers() }),
+  }),
+];
