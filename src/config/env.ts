@@ -30,6 +30,8 @@ export const envSchema = z.object({
   SWITCHBOARD_LLM_API_KEY: z.string().min(1).optional(),
   SWITCHBOARD_AGENT_KEYS: keyList,
   SWITCHBOARD_MAINTAINER_KEYS: keyList,
+  /** Requests per minute per API key on the HTTP API. */
+  SWITCHBOARD_RATE_LIMIT: z.coerce.number().int().min(1).default(600),
 });
 
 export type Env = z.infer<typeof envSchema>;
