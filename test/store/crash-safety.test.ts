@@ -1,0 +1,76 @@
+import assert from "node:assert/strict";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { once } from "node:events";
+import { mkdtemp, readdir, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { promisify } from "node:util";
+
+const fixtures = join(import.meta.dirname, "../fixtures");
+const KILLS = 20;
+const PAYLOAD_BYTES = 1_000_000;
+
+/** Resolves once the child has printed `lines` lines on stdout. */
+function linesPrinted(child: ChildProcess, lines: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let seen = 0;
+    child.stdout?.on("data", (chunk: Buffer) => {
+      seen += chunk.toString().split("\n").length - 1;
+      if (seen >= lines) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`writer exited early with code ${code}`)));
+  });
+}
+
+test("SIGKILL at random moments during large writes never leaves a torn or unreadable file", async (t) => {
+  const root = await mkdtemp(join(tmpdir(), "sb-crash-"));
+  const file = join(root, "state/data.json");
+  let lastVersion = 0;
+  let killedMidWrite = 0;
+  let leftovers = 0;
+  for (let kill = 0; kill < KILLS; kill++) {
+    const child = spawn(
+      process.execPath,
+      [join(fixtures, "store-writer.ts"), root, "state/data.json", String(PAYLOAD_BYTES)],
+      {
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
+    await linesPrinted(child, 1);
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * 40));
+    const exited = once(child, "exit");
+    child.kill("SIGKILL");
+    await exited;
+
+    const stored = JSON.parse(await readFile(file, "utf8"));
+    assert.equal(stored.payload.length, PAYLOAD_BYTES, `after kill ${kill}: payload is complete`);
+    assert.equal(
+      createHash("sha256").update(stored.payload).digest("hex"),
+      stored.checksum,
+      `after kill ${kill}: the payload belongs to version ${stored.version}`,
+    );
+    assert.ok(stored.version > lastVersion, "every run wrote at least one version before its kill");
+    lastVersion = stored.version;
+    // A new temporary file left beside the data file shows that this kill landed in the middle of a write.
+    const entries = (await readdir(join(root, "state"))).length - 1;
+    if (entries > leftovers) killedMidWrite++;
+    leftovers = entries;
+  }
+  t.diagnostic(`${KILLS} kills, ${killedMidWrite} of them mid-write, last version ${lastVersion}`);
+  assert.ok(killedMidWrite > 0, "at least one kill interrupted a write, so the check above meant something");
+});
+
+test("two processes incrementing one counter with updateJson lose no increment", async () => {
+  const root = await mkdtemp(join(tmpdir(), "sb-lock-"));
+  const times = 40;
+  const run = promisify(execFile);
+  const incrementer = join(fixtures, "store-incrementer.ts");
+  await Promise.all([
+    run(process.execPath, [incrementer, root, "counter.json", String(times)]),
+    run(process.execPath, [incrementer, root, "counter.json", String(times)]),
+  ]);
+  const stored = JSON.parse(await readFile(join(root, "counter.json"), "utf8"));
+  assert.equal(stored.count, 2 * times);
+});
