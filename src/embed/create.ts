@@ -1,22 +1,14 @@
+import { startEmbedder } from "./embedder.ts";
 import { EmbedError } from "./errors.ts";
-import { normaliseInPlace } from "./normalise.ts";
-import { loadUseLite } from "./providers/use-lite.ts";
+import type { ModelSpec } from "./protocol.ts";
 import { EMBEDDER_KINDS, type Embedder, type EmbedderOptions } from "./types.ts";
 
+/** Starts the worker threads of an embedder and resolves once each has loaded its model. */
 export async function createEmbedder(options: EmbedderOptions): Promise<Embedder> {
   if (!EMBEDDER_KINDS.includes(options.kind))
     throw new EmbedError(
       `unknown embedder "${String(options.kind)}"; valid kinds: ${EMBEDDER_KINDS.join(", ")}`,
     );
-  if (options.kind !== "use-lite") throw new EmbedError(`embedder "${options.kind}" is not available yet`);
-  const model = await loadUseLite();
-  return {
-    id: model.id,
-    dimension: model.dimension,
-    async embed(texts) {
-      if (texts.length === 0) return [];
-      return (await model.embedBatch(texts)).map(normaliseInPlace);
-    },
-    async close() {},
-  };
+  const spec: ModelSpec = { kind: options.kind, model: options.model };
+  return startEmbedder(new URL("./worker.ts", import.meta.url), spec, options.workers);
 }

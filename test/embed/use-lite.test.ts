@@ -34,6 +34,25 @@ describe("use-lite embedder", () => {
     assert.ok(dot(weather, forecast) > dot(weather, invoice) + 0.1);
   });
 
+  it("keeps the event loop ticking while a batch of 64 texts is embedded", async () => {
+    const texts = Array.from(
+      { length: 64 },
+      (_, index) => `tool number ${index} reads a file and summarises it`,
+    );
+    let ticks = 0;
+    const timer = setInterval(() => {
+      ticks++;
+    }, 1);
+    try {
+      // One model call: were it computed on this thread, no timer could fire until it returned.
+      const vectors = await embedder.embed(texts);
+      assert.equal(vectors.length, 64);
+    } finally {
+      clearInterval(timer);
+    }
+    assert.ok(ticks >= 2, `the timer fired ${ticks} times during the embedding`);
+  });
+
   it("returns an empty list for no texts", async () => {
     assert.deepEqual(await embedder.embed([]), []);
   });

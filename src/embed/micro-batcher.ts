@@ -1,0 +1,85 @@
+// Merges embedding calls into model batches: calls that arrive in the same turn of the event loop, or while
+// every worker is busy, are sent together as one batch (up to `maxBatch` texts) and split back per call.
+// Large calls are cut into batches so that they spread over workers and a query never waits behind a whole
+// catalog. Written here rather than taken from a library because it must follow worker availability.
+import { EmbedError } from "./errors.ts";
+import type { WorkerPool } from "./worker-pool.ts";
+
+interface Pending {
+  texts: string[];
+  resolve(vectors: Float32Array[]): void;
+  reject(error: Error): void;
+}
+
+export class MicroBatcher {
+  private readonly pool: WorkerPool;
+  private readonly maxBatch: number;
+  private queue: Pending[] = [];
+  private drainScheduled = false;
+  private closed = false;
+
+  constructor(pool: WorkerPool, maxBatch: number) {
+    this.pool = pool;
+    this.maxBatch = maxBatch;
+    pool.onIdle = () => this.drain();
+  }
+
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    if (this.closed) throw new EmbedError("embedder is closed");
+    const parts: Promise<Float32Array[]>[] = [];
+    for (let start = 0; start < texts.length; start += this.maxBatch) {
+      const part = texts.slice(start, start + this.maxBatch);
+      parts.push(new Promise((resolve, reject) => this.queue.push({ texts: part, resolve, reject })));
+    }
+    this.scheduleDrain();
+    return (await Promise.all(parts)).flat();
+  }
+
+  /** Waits one turn of the event loop so that concurrent callers land in the same batch. */
+  private scheduleDrain(): void {
+    if (this.drainScheduled) return;
+    this.drainScheduled = true;
+    setImmediate(() => {
+      this.drainScheduled = false;
+      this.drain();
+    });
+  }
+
+  private drain(): void {
+    while (this.queue.length > 0 && this.pool.hasIdle()) {
+      const batch: Pending[] = [];
+      let size = 0;
+      for (const next of this.queue) {
+        if (batch.length > 0 && size + next.texts.length > this.maxBatch) break;
+        batch.push(next);
+        size += next.texts.length;
+      }
+      this.queue = this.queue.slice(batch.length);
+      void this.run(batch);
+    }
+  }
+
+  private async run(batch: Pending[]): Promise<void> {
+    try {
+      const flat = await this.pool.embed(batch.flatMap((pending) => pending.texts));
+      const dimension = this.pool.dimension;
+      let offset = 0;
+      for (const pending of batch) {
+        const vectors = pending.texts.map((_, index) =>
+          flat.subarray((offset + index) * dimension, (offset + index + 1) * dimension),
+        );
+        offset += pending.texts.length;
+        pending.resolve(vectors);
+      }
+    } catch (error) {
+      for (const pending of batch) pending.reject(error as Error);
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+    const error = new EmbedError("embedder closed before this call was embedded");
+    for (const pending of this.queue) pending.reject(error);
+    this.queue = [];
+  }
+}

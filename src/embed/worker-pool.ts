@@ -1,0 +1,158 @@
+// A fixed number of worker threads, each holding one copy of the model and computing one batch at a time.
+// A worker that dies fails only the batch it was computing; its slot starts a fresh worker on next use.
+import { Worker } from "node:worker_threads";
+import { EmbedError } from "./errors.ts";
+import type { EmbedRequest, WorkerMessage } from "./protocol.ts";
+
+interface ModelInfo {
+  id: string;
+  dimension: number;
+}
+
+interface Batch {
+  id: number;
+  size: number;
+  resolve(vectors: Float32Array): void;
+  reject(error: Error): void;
+}
+
+class WorkerSlot {
+  private worker: Worker | undefined;
+  private ready: Promise<ModelInfo> | undefined;
+  private batch: Batch | undefined;
+  private lastError: Error | undefined;
+  private closing = false;
+  private readonly entry: URL;
+  private readonly data: unknown;
+  busy = false;
+
+  constructor(entry: URL, data: unknown) {
+    this.entry = entry;
+    this.data = data;
+  }
+
+  /** Starts the worker when there is none (first use, or after it died) and waits for its model. */
+  start(): Promise<ModelInfo> {
+    if (this.worker && this.ready) return this.ready;
+    const worker = new Worker(this.entry, { workerData: this.data });
+    this.worker = worker;
+    this.lastError = undefined;
+    this.ready = new Promise<ModelInfo>((resolve, reject) => {
+      worker.on("message", (message: WorkerMessage) => {
+        if (message.type === "ready") resolve({ id: message.id, dimension: message.dimension });
+        else if (message.type === "load-failed") {
+          reject(new EmbedError(message.message));
+          this.stop(worker);
+        } else this.settle(message);
+      });
+      worker.on("error", (error) => {
+        this.lastError = error;
+      });
+      worker.on("exit", (code) => {
+        if (this.worker !== worker) return;
+        this.worker = undefined;
+        this.ready = undefined;
+        const cause = this.lastError ? `: ${this.lastError.message}` : "";
+        reject(new EmbedError(`embedding worker exited with code ${code} before its model loaded${cause}`));
+        if (this.batch && !this.closing) {
+          this.batch.reject(
+            new EmbedError(
+              `embedding worker exited with code ${code} while embedding ${this.batch.size} texts${cause}; ` +
+                "a new worker starts on the next call",
+            ),
+          );
+          this.batch = undefined;
+        }
+      });
+    });
+    // Callers of start() handle the rejection; this keeps an unawaited failure from crashing the process.
+    this.ready.catch(() => {});
+    return this.ready;
+  }
+
+  async embed(batchId: number, texts: string[]): Promise<Float32Array> {
+    await this.start();
+    const worker = this.worker;
+    if (!worker) throw new EmbedError("embedding worker exited before it could take a batch");
+    return new Promise<Float32Array>((resolve, reject) => {
+      this.batch = { id: batchId, size: texts.length, resolve, reject };
+      worker.postMessage({ batchId, texts } satisfies EmbedRequest);
+    });
+  }
+
+  private settle(message: Extract<WorkerMessage, { batchId: number }>): void {
+    const batch = this.batch;
+    if (!batch || batch.id !== message.batchId) return;
+    this.batch = undefined;
+    if (message.type === "vectors") batch.resolve(message.vectors);
+    else batch.reject(new EmbedError(`embedding failed: ${message.message}`));
+  }
+
+  private stop(worker: Worker): void {
+    if (this.worker === worker) {
+      this.worker = undefined;
+      this.ready = undefined;
+    }
+    void worker.terminate();
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    this.batch?.reject(new EmbedError("embedder closed while a batch was being embedded"));
+    this.batch = undefined;
+    const worker = this.worker;
+    this.worker = undefined;
+    this.ready = undefined;
+    if (worker) await worker.terminate();
+  }
+}
+
+export class WorkerPool {
+  private readonly slots: WorkerSlot[];
+  private nextBatchId = 1;
+  /** Called whenever a worker finishes a batch, so queued work can be sent to it. */
+  onIdle: () => void = () => {};
+
+  readonly id: string;
+  readonly dimension: number;
+
+  private constructor(slots: WorkerSlot[], info: ModelInfo) {
+    this.slots = slots;
+    this.id = info.id;
+    this.dimension = info.dimension;
+  }
+
+  /** Starts `size` workers running `entry` with `data` and waits until every one has loaded its model. */
+  static async start(options: { entry: URL; data: unknown; size: number }): Promise<WorkerPool> {
+    const slots = Array.from({ length: options.size }, () => new WorkerSlot(options.entry, options.data));
+    const started = await Promise.allSettled(slots.map((slot) => slot.start()));
+    const failure = started.find((result) => result.status === "rejected");
+    if (failure) {
+      await Promise.all(slots.map((slot) => slot.close()));
+      throw failure.reason;
+    }
+    const info = (started[0] as PromiseFulfilledResult<ModelInfo>).value;
+    return new WorkerPool(slots, info);
+  }
+
+  hasIdle(): boolean {
+    return this.slots.some((slot) => !slot.busy);
+  }
+
+  /** Embeds one batch on an idle worker; `dimension` floats per text, in order. Call only when hasIdle(). */
+  async embed(texts: string[]): Promise<Float32Array> {
+    const slot = this.slots.find((candidate) => !candidate.busy);
+    if (!slot) throw new EmbedError("no idle embedding worker (internal scheduling error)");
+    slot.busy = true;
+    try {
+      return await slot.embed(this.nextBatchId++, texts);
+    } finally {
+      slot.busy = false;
+      this.onIdle();
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.slots.map((slot) => slot.close()));
+  }
+}

@@ -1,0 +1,108 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { startEmbedder } from "../../src/embed/embedder.ts";
+import { type Embedder, EmbedError } from "../../src/embed/index.ts";
+
+const standIn = new URL("./stand-in-worker.ts", import.meta.url);
+
+/** The stand-in's vector is [batch size, text length, 1] scaled to unit length. */
+function decode(vector: Float32Array | undefined): { batchSize: number; textLength: number } {
+  assert.ok(vector);
+  const scale = vector[2] as number;
+  return {
+    batchSize: Math.round((vector[0] as number) / scale),
+    textLength: Math.round((vector[1] as number) / scale),
+  };
+}
+
+describe("worker pool with micro-batching (stand-in model)", () => {
+  let embedder: Embedder;
+  before(async () => {
+    embedder = await startEmbedder(standIn, undefined, 1);
+  });
+  after(() => embedder.close());
+
+  it("takes id and dimension from the model loaded in the worker", () => {
+    assert.equal(embedder.id, "stand-in@1");
+    assert.equal(embedder.dimension, 3);
+  });
+
+  it("merges concurrent single-text calls into shared batches and returns each caller its own vector", async () => {
+    const texts = Array.from({ length: 20 }, (_, index) => "x".repeat(index + 1));
+    const results = await Promise.all(texts.map((text) => embedder.embed([text])));
+    const decoded = results.map(([vector]) => decode(vector));
+    assert.deepEqual(
+      decoded.map((entry) => entry.textLength),
+      texts.map((text) => text.length),
+    );
+    assert.ok(
+      decoded.every((entry) => entry.batchSize > 1),
+      "every call was computed in a merged batch",
+    );
+    const batchSizes = decoded.map((entry) => entry.batchSize);
+    assert.ok(Math.max(...batchSizes) <= 20);
+  });
+
+  it("cuts a large call into batches of at most 64 and keeps the order", async () => {
+    const texts = Array.from({ length: 150 }, (_, index) => "y".repeat(index + 1));
+    const vectors = await embedder.embed(texts);
+    assert.equal(vectors.length, 150);
+    const decoded = vectors.map(decode);
+    assert.deepEqual(
+      decoded.map((entry) => entry.textLength),
+      texts.map((text) => text.length),
+    );
+    assert.deepEqual([...new Set(decoded.map((entry) => entry.batchSize))], [64, 22]);
+  });
+
+  it("returns unit vectors and serves repeated texts from the cache", async () => {
+    const [first] = await embedder.embed(["repeated query"]);
+    const [again] = await Promise.all([embedder.embed(["repeated query"]), embedder.embed(["other text"])]);
+    assert.ok(first && again?.[0]);
+    assert.ok(Math.abs(first.reduce((sum, value) => sum + value * value, 0) - 1) < 1e-6);
+    // Computed alone the first time; a fresh computation now would share a batch with "other text".
+    assert.equal(decode(again[0]).batchSize, 1);
+    again[0].fill(0);
+    const [third] = await embedder.embed(["repeated query"]);
+    assert.deepEqual(third, first, "changing a returned vector does not change the cache");
+  });
+
+  it("returns an empty list for no texts", async () => {
+    assert.deepEqual(await embedder.embed([]), []);
+  });
+
+  it("rejects a batch whose model call fails and keeps working", async () => {
+    await assert.rejects(embedder.embed(["throw"]), /embedding failed: stand-in model failure/);
+    assert.equal(decode((await embedder.embed(["after failure"]))[0]).textLength, 13);
+  });
+});
+
+describe("a worker that dies", () => {
+  it("rejects every call in its batch with a clear error, then a new worker serves the next call", async () => {
+    const embedder = await startEmbedder(standIn, undefined, 1);
+    try {
+      const dying = embedder.embed(["exit"]);
+      const sharing = embedder.embed(["shares the batch"]);
+      for (const call of [dying, sharing])
+        await assert.rejects(
+          call,
+          (error: Error) =>
+            error instanceof EmbedError &&
+            /worker exited with code 7 while embedding 2 texts/.test(error.message),
+        );
+      const [vector] = await embedder.embed(["recovered"]);
+      assert.equal(decode(vector).textLength, 9);
+    } finally {
+      await embedder.close();
+    }
+  });
+
+  it("fails calls still queued when the embedder closes", async () => {
+    const embedder = await startEmbedder(standIn, undefined, 1);
+    const running = embedder.embed(["a"]);
+    const closing = embedder.close();
+    await assert.rejects(running, /embedder closed/);
+    await closing;
+    await assert.rejects(embedder.embed(["b"]), /embedder is closed/);
+  });
+});
