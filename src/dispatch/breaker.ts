@@ -1,0 +1,178 @@
+// Circuit breakers, one per (tool, provider): cockatiel's CircuitBreakerPolicy with a CountBreaker
+// (count-based window) or SamplingBreaker (time-based window). Half-open admits `halfOpenProbes` calls;
+// any further call while they run fails fast as breaker_open (cockatiel would queue it behind the probes).
+// Open breakers are persisted through the DataStore and restored with cockatiel's `initialState`.
+import {
+  BrokenCircuitError,
+  type CircuitBreakerPolicy,
+  CircuitState,
+  CountBreaker,
+  circuitBreaker,
+  handleWhen,
+  SamplingBreaker,
+} from "cockatiel";
+import { z } from "zod";
+import type { DataStore } from "../store/index.ts";
+import { classify } from "./classify.ts";
+import { DispatchError } from "./errors.ts";
+import type { BreakerSettings } from "./options.ts";
+import type { BreakerStateName } from "./types.ts";
+
+export const BREAKERS_KEY = "dispatch/breakers.json";
+
+const stateNames: Record<CircuitState, BreakerStateName> = {
+  [CircuitState.Closed]: "closed",
+  [CircuitState.Open]: "open",
+  [CircuitState.HalfOpen]: "half_open",
+  [CircuitState.Isolated]: "isolated",
+};
+
+const persistedSchema = z.object({
+  version: z.literal(1),
+  breakers: z.record(
+    z.string(),
+    z.object({ tool: z.string(), provider: z.string(), settings: z.string(), snapshot: z.unknown() }),
+  ),
+});
+type Persisted = z.infer<typeof persistedSchema>;
+
+/** Failures that say something about the provider's health; input and credential errors do not. */
+function countsAsFailure(error: unknown): boolean {
+  const cls = classify(error).class;
+  return cls !== "fatal" && cls !== "credentials" && cls !== "cancelled";
+}
+
+export interface BreakerInfo {
+  tool: string;
+  provider: string;
+  state: BreakerStateName;
+}
+
+export interface BreakerChange extends BreakerInfo {}
+
+class ToolBreaker {
+  readonly tool: string;
+  readonly provider: string;
+  readonly settings: string;
+  readonly policy: CircuitBreakerPolicy;
+  readonly #probes: number;
+  #probing = 0;
+
+  constructor(tool: string, provider: string, settings: BreakerSettings, initialState?: unknown) {
+    this.tool = tool;
+    this.provider = provider;
+    this.settings = JSON.stringify(settings);
+    this.#probes = settings.halfOpenProbes;
+    // cockatiel opens when failures exceed threshold·total; "reaches the rate" needs a hair less, and
+    // its threshold must stay below 1.
+    const threshold = Math.min(settings.failureRate, 1) - 1e-9;
+    const breaker =
+      settings.windowMs !== undefined
+        ? new SamplingBreaker({
+            threshold,
+            duration: settings.windowMs,
+            minimumRps: (settings.minCalls * 1000) / settings.windowMs,
+          })
+        : new CountBreaker({
+            threshold,
+            size: settings.windowSize,
+            minimumNumberOfCalls: Math.min(settings.minCalls, settings.windowSize),
+          });
+    this.policy = circuitBreaker(handleWhen(countsAsFailure), {
+      breaker,
+      halfOpenAfter: settings.cooldownMs,
+      halfOpenSampling: { calls: settings.halfOpenProbes, threshold: 0 },
+      ...(initialState ? { initialState } : {}),
+    });
+  }
+
+  get state(): BreakerStateName {
+    return stateNames[this.policy.state];
+  }
+
+  async execute<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.policy.state === CircuitState.HalfOpen && this.#probing >= this.#probes)
+      throw new DispatchError("breaker_open", `circuit half-open for ${this.provider}: probe in flight`);
+    const running = this.policy.execute(fn);
+    const probe = this.policy.state === CircuitState.HalfOpen;
+    if (probe) this.#probing++;
+    try {
+      return await running;
+    } catch (error) {
+      if (error instanceof BrokenCircuitError)
+        throw new DispatchError("breaker_open", `circuit open for ${this.provider}`);
+      throw error;
+    } finally {
+      if (probe) this.#probing--;
+    }
+  }
+}
+
+export class BreakerRegistry {
+  readonly #breakers = new Map<string, ToolBreaker>();
+  readonly #store: DataStore | undefined;
+  readonly #onChange: (change: BreakerChange) => void;
+  #restored: Persisted["breakers"] = {};
+  #saving: Promise<void> = Promise.resolve();
+
+  constructor(store: DataStore | undefined, onChange: (change: BreakerChange) => void) {
+    this.#store = store;
+    this.#onChange = onChange;
+  }
+
+  /** Reads persisted breaker states; a breaker that was open stays open after a restart. */
+  async load(): Promise<void> {
+    if (!this.#store) return;
+    this.#restored = (await this.#store.readJson(BREAKERS_KEY, persistedSchema))?.breakers ?? {};
+  }
+
+  get(tool: string, provider: string, settings: BreakerSettings): ToolBreaker {
+    const key = `${tool}\u0000${provider}`;
+    const existing = this.#breakers.get(key);
+    const signature = JSON.stringify(settings);
+    if (existing && existing.settings === signature) return existing;
+    const restored = this.#restored[key];
+    const initial = restored && restored.settings === signature ? restored.snapshot : undefined;
+    const breaker = new ToolBreaker(tool, provider, settings, initial);
+    breaker.policy.onStateChange((state) => {
+      this.#onChange({ tool, provider, state: stateNames[state] });
+      this.#persist();
+    });
+    this.#breakers.set(key, breaker);
+    return breaker;
+  }
+
+  list(): BreakerInfo[] {
+    return [...this.#breakers.values()].map((b) => ({ tool: b.tool, provider: b.provider, state: b.state }));
+  }
+
+  /** Resolves when every state change so far has been written. */
+  flush(): Promise<void> {
+    return this.#saving;
+  }
+
+  #persist(): void {
+    const store = this.#store;
+    if (!store) return;
+    // Writes are chained so they land in order; only breakers that are not closed need remembering.
+    this.#saving = this.#saving.then(async () => {
+      const breakers: Persisted["breakers"] = {};
+      // Restored breakers nobody has called yet are kept as they were.
+      for (const [key, entry] of Object.entries(this.#restored))
+        if (!this.#breakers.has(key)) breakers[key] = entry;
+      for (const [key, b] of this.#breakers)
+        if (b.policy.state !== CircuitState.Closed)
+          breakers[key] = {
+            tool: b.tool,
+            provider: b.provider,
+            settings: b.settings,
+            snapshot: b.policy.toJSON(),
+          };
+      try {
+        await store.writeJson(BREAKERS_KEY, { version: 1, breakers } satisfies Persisted);
+      } catch {
+        // A failed write leaves the previous file; the next state change writes again.
+      }
+    });
+  }
+}

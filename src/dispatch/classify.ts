@@ -1,0 +1,191 @@
+// Fail-closed error classification. Classes are data (statuses, error codes, message patterns), extended
+// per tool by `policy.errors`; an error that matches nothing is "unknown" and is never retried.
+import type { ErrorRules } from "../catalog/index.ts";
+import { DispatchError } from "./errors.ts";
+import type { ErrorClass } from "./types.ts";
+
+/** The classes a provider failure can fall in; the first three are retryable. */
+export type FailureClass = "connection" | "credentials" | "rate_limit" | "fatal" | "unknown" | "timeout";
+
+export interface Classified {
+  class: FailureClass | Extract<ErrorClass, "cancelled" | "schema" | "breaker_open">;
+  /** From a Retry-After header, in milliseconds, when the error carried one. */
+  retryAfterMs?: number;
+}
+
+type RuleList = readonly (string | number)[];
+
+interface CompiledRules {
+  statuses: Map<number, FailureClass>;
+  codes: Map<string, FailureClass>;
+  patterns: [RegExp, FailureClass][];
+}
+
+const ruleClasses = [
+  ["credentials", "credentials"],
+  ["rateLimit", "rate_limit"],
+  ["connection", "connection"],
+  ["fatal", "fatal"],
+] as const;
+
+// Order matters: the first class whose rule matches wins, so credentials and rate limits are recognised
+// before the broad connection and fatal rules.
+const defaultRules: Required<ErrorRules> = {
+  credentials: [401, "token (has )?expired", "expired token", "jwt expired"],
+  rateLimit: [429, 503, 529, "overloaded", "rate.?limit", "too many requests"],
+  connection: [
+    502,
+    504,
+    "ECONNRESET",
+    "EPIPE",
+    "ECONNREFUSED",
+    "ECONNABORTED",
+    "ETIMEDOUT",
+    "EAI_AGAIN",
+    "EHOSTUNREACH",
+    "ENETUNREACH",
+    "UND_ERR_SOCKET",
+    "UND_ERR_CLOSED",
+    "UND_ERR_CONNECT_TIMEOUT",
+    "UND_ERR_HEADERS_TIMEOUT",
+    "UND_ERR_BODY_TIMEOUT",
+    "socket hang up",
+    "other side closed",
+  ],
+  fatal: [
+    400,
+    403,
+    404,
+    405,
+    409,
+    410,
+    422,
+    "ENOENT",
+    "EACCES",
+    "EPERM",
+    "ERR_INVALID_ARG_TYPE",
+    "ERR_INVALID_ARG_VALUE",
+    "not found",
+    "permission denied",
+    "forbidden",
+    "validation",
+    "invalid",
+  ],
+};
+
+const ERROR_CODE = /^[A-Z][A-Z0-9_]+$/;
+
+function compile(rules: ErrorRules): CompiledRules {
+  const compiled: CompiledRules = { statuses: new Map(), codes: new Map(), patterns: [] };
+  for (const [key, cls] of ruleClasses) {
+    for (const rule of (rules[key] ?? []) as RuleList) {
+      if (typeof rule === "number") compiled.statuses.has(rule) || compiled.statuses.set(rule, cls);
+      else if (ERROR_CODE.test(rule)) compiled.codes.has(rule) || compiled.codes.set(rule, cls);
+      else compiled.patterns.push([new RegExp(rule, "i"), cls]);
+    }
+  }
+  return compiled;
+}
+
+const compiledDefaults = compile(defaultRules);
+const compiledPerTool = new WeakMap<ErrorRules, CompiledRules>();
+
+function rulesFor(extra: ErrorRules | undefined): CompiledRules[] {
+  if (!extra) return [compiledDefaults];
+  let compiled = compiledPerTool.get(extra);
+  if (!compiled) {
+    compiled = compile(extra);
+    compiledPerTool.set(extra, compiled);
+  }
+  return [compiled, compiledDefaults];
+}
+
+interface ErrorLike {
+  status?: unknown;
+  statusCode?: unknown;
+  code?: unknown;
+  message?: unknown;
+  name?: unknown;
+  headers?: unknown;
+  cause?: unknown;
+}
+
+/** The error and its causes (undici wraps socket errors: TypeError "fetch failed" → cause.code). */
+function chain(error: unknown): ErrorLike[] {
+  const links: ErrorLike[] = [];
+  let current = error;
+  while (current && typeof current === "object" && links.length < 5) {
+    links.push(current as ErrorLike);
+    current = (current as ErrorLike).cause;
+  }
+  return links;
+}
+
+function matchOne(rules: CompiledRules, link: ErrorLike): FailureClass | undefined {
+  const status = typeof link.status === "number" ? link.status : link.statusCode;
+  if (typeof status === "number") {
+    const cls = rules.statuses.get(status);
+    if (cls) return cls;
+  }
+  if (typeof link.code === "string") {
+    const cls = rules.codes.get(link.code);
+    if (cls) return cls;
+  }
+  if (typeof link.message === "string" && link.message) {
+    for (const [pattern, cls] of rules.patterns) if (pattern.test(link.message)) return cls;
+  }
+  return undefined;
+}
+
+export function classify(error: unknown, extra?: ErrorRules): Classified {
+  if (error instanceof DispatchError) {
+    if (error.class === "timeout" || error.class === "cancelled" || error.class === "schema")
+      return { class: error.class };
+    if (error.class === "breaker_open") return { class: "breaker_open" };
+  }
+  const links = chain(error);
+  for (const rules of rulesFor(extra)) {
+    for (const link of links) {
+      const cls = matchOne(rules, link);
+      if (cls) {
+        const retryAfterMs = cls === "rate_limit" ? retryAfter(links) : undefined;
+        return retryAfterMs === undefined ? { class: cls } : { class: cls, retryAfterMs };
+      }
+    }
+  }
+  // Programming errors thrown by the tool's own code are fatal whatever their message says.
+  const name = links[0]?.name;
+  if (name === "TypeError" || name === "RangeError" || name === "SyntaxError" || name === "ReferenceError")
+    return { class: "fatal" };
+  return { class: "unknown" };
+}
+
+/** Whether retrying (after the class's recovery action) can help. Everything else fails at once. */
+export function isRetryable(cls: Classified["class"]): boolean {
+  return cls === "connection" || cls === "timeout" || cls === "rate_limit" || cls === "credentials";
+}
+
+function headerValue(headers: unknown, name: string): string | undefined {
+  if (!headers || typeof headers !== "object") return undefined;
+  if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name) ?? undefined;
+  for (const [key, value] of Object.entries(headers))
+    if (key.toLowerCase() === name) return Array.isArray(value) ? String(value[0]) : String(value);
+  return undefined;
+}
+
+/** Retry-After as delta-seconds or an HTTP date, in milliseconds from now; undefined when absent or bad. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+function retryAfter(links: ErrorLike[]): number | undefined {
+  for (const link of links) {
+    const ms = parseRetryAfter(headerValue(link.headers, "retry-after"));
+    if (ms !== undefined) return ms;
+  }
+  return undefined;
+}

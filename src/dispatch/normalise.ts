@@ -1,0 +1,49 @@
+// The canonical normaliser every provider's answer passes before the tool's outputSchema: providers answer
+// in different shapes for the same tool (an MCP CallToolResult, JSON text, a plain value), and the output
+// an agent sees must not depend on which provider answered.
+import { validateAgainstSchema } from "../catalog/index.ts";
+import { DispatchError, SchemaError } from "./errors.ts";
+
+interface McpResult {
+  content: { type: string; text?: string }[];
+  structuredContent?: unknown;
+  isError?: boolean;
+}
+
+const MCP_KEYS = new Set(["content", "structuredContent", "isError", "_meta"]);
+
+function isMcpResult(value: unknown): value is McpResult {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const content = (value as { content?: unknown }).content;
+  return (
+    Array.isArray(content) &&
+    content.every((c) => c && typeof c === "object" && typeof c.type === "string") &&
+    Object.keys(value).every((k) => MCP_KEYS.has(k))
+  );
+}
+
+function parseJsonText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export function normaliseOutput(raw: unknown, outputSchema: object | undefined): unknown {
+  let output = raw;
+  if (isMcpResult(raw)) {
+    const text = raw.content
+      .filter((c) => c.type === "text" && typeof c.text === "string")
+      .map((c) => c.text)
+      .join("\n");
+    // An MCP tool reports its own failure in-band; its text says why (and is classified like any error).
+    if (raw.isError) throw new DispatchError("unknown", text || "the tool reported an error");
+    output = raw.structuredContent ?? (outputSchema ? parseJsonText(text) : text);
+  } else if (typeof raw === "string" && outputSchema) output = parseJsonText(raw);
+  if (outputSchema) {
+    const issues = validateAgainstSchema(outputSchema, output);
+    if (issues.length > 0) throw new SchemaError("output", issues);
+  }
+  return output;
+}

@@ -1,0 +1,70 @@
+// Retries driven by p-retry. p-retry's own delay is switched off (minTimeout 0) and the class-dependent
+// delay from backoff.ts is slept in `shouldRetry`; only retryable classes are retried, credentials once
+// after the provider's refresh hook. A call that may not be retried gets exactly one attempt.
+import pRetry from "p-retry";
+import type { ErrorRules } from "../catalog/index.ts";
+import { type BackoffState, retryDelay } from "./backoff.ts";
+import { type Classified, classify, isRetryable } from "./classify.ts";
+import type { RetrySettings } from "./options.ts";
+import type { Provider } from "./types.ts";
+
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+export const sleep: Sleep = (ms, signal) =>
+  new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+
+export interface RetryEvent {
+  retry: number;
+  failure: Classified;
+  delayMs: number;
+}
+
+export interface RetryScope {
+  allowed: boolean;
+  settings: RetrySettings;
+  rules: ErrorRules | undefined;
+  provider: Provider;
+  signal: AbortSignal | undefined;
+  sleep: Sleep;
+  random: () => number;
+  onRetry(event: RetryEvent): void;
+}
+
+export function withRetry<T>(attempt: () => Promise<T>, scope: RetryScope): Promise<T> {
+  if (!scope.allowed || scope.settings.retries === 0) return attempt();
+  const backoff: BackoffState = { previousMs: 0 };
+  let refreshed = false;
+  return pRetry(attempt, {
+    retries: scope.settings.retries,
+    minTimeout: 0,
+    ...(scope.signal ? { signal: scope.signal } : {}),
+    shouldRetry: async ({ error, retriesConsumed }) => {
+      const failure = classify(error, scope.rules);
+      if (!isRetryable(failure.class)) return false;
+      if (failure.class === "credentials") {
+        if (refreshed || !scope.provider.refreshCredentials) return false;
+        refreshed = true;
+        try {
+          await scope.provider.refreshCredentials();
+        } catch {
+          return false; // the call fails with the original 401, which says more than the refresh error
+        }
+      }
+      const delayMs = retryDelay(retriesConsumed + 1, failure, scope.settings, backoff, scope.random);
+      scope.onRetry({ retry: retriesConsumed + 1, failure, delayMs });
+      if (delayMs > 0) await scope.sleep(delayMs, scope.signal);
+      return true;
+    },
+  });
+}

@@ -1,0 +1,110 @@
+// Execution state: each call is in_progress until it is completed, failed, timeout or cancelled. A
+// tool_call_id that is already running is not run again (the second caller shares the first's outcome);
+// in-progress entries older than the stale limit are dropped; the last N finished executions are kept.
+import type { CallResult, CallStatus, CallTiming, ErrorClass } from "./types.ts";
+
+export interface ExecutionRecord {
+  id: string;
+  name: string;
+  status: "in_progress" | CallStatus;
+  startedAt: number;
+  finishedAt?: number;
+  timing?: CallTiming;
+  provider?: string;
+  attempts?: number;
+  errorClass?: ErrorClass;
+}
+
+export interface ExecutionStatistics {
+  finished: number;
+  inProgress: number;
+  byStatus: Record<CallStatus, number>;
+  p50TotalMs: number;
+  p95TotalMs: number;
+}
+
+interface Running {
+  record: ExecutionRecord;
+  outcome: Promise<CallResult>;
+}
+
+export class ExecutionLog {
+  readonly #running = new Map<string, Running>();
+  readonly #history: ExecutionRecord[] = [];
+  readonly #size: number;
+  readonly #staleMs: number;
+  readonly #now: () => number;
+
+  constructor(size: number, staleMs: number, now: () => number) {
+    this.#size = size;
+    this.#staleMs = staleMs;
+    this.#now = now;
+  }
+
+  /** The outcome of a call with this id that is running now, if any. */
+  running(id: string): Promise<CallResult> | undefined {
+    this.sweep();
+    return this.#running.get(id)?.outcome;
+  }
+
+  begin(id: string, name: string, outcome: Promise<CallResult>): void {
+    const record: ExecutionRecord = { id, name, status: "in_progress", startedAt: this.#now() };
+    const entry = { record, outcome };
+    this.#running.set(id, entry);
+    outcome.then((result) => {
+      // An entry swept as stale has already been recorded; a late finish does not record it twice.
+      if (this.#running.get(id) !== entry) return;
+      this.#running.delete(id);
+      record.status = result.status;
+      record.finishedAt = this.#now();
+      record.timing = result.timing;
+      record.attempts = result.provenance.attempts;
+      if (result.provenance.provider !== undefined) record.provider = result.provenance.provider;
+      if (result.error) record.errorClass = result.error.class;
+      this.#remember(record);
+    });
+  }
+
+  /** Drops in-progress entries older than the stale limit, recording them as timed out. */
+  sweep(): void {
+    const cutoff = this.#now() - this.#staleMs;
+    for (const [id, { record }] of this.#running) {
+      if (record.startedAt > cutoff) continue;
+      this.#running.delete(id);
+      record.status = "timeout";
+      record.finishedAt = this.#now();
+      record.errorClass = "timeout";
+      this.#remember(record);
+    }
+  }
+
+  list(): ExecutionRecord[] {
+    this.sweep();
+    return [...[...this.#running.values()].map((r) => r.record), ...this.#history].map((r) => ({ ...r }));
+  }
+
+  statistics(): ExecutionStatistics {
+    this.sweep();
+    const byStatus: Record<CallStatus, number> = { completed: 0, failed: 0, timeout: 0, cancelled: 0 };
+    const totals: number[] = [];
+    for (const r of this.#history) {
+      byStatus[r.status as CallStatus]++;
+      if (r.timing) totals.push(r.timing.totalMs);
+    }
+    totals.sort((a, b) => a - b);
+    const at = (q: number) => totals[Math.min(totals.length - 1, Math.floor(q * totals.length))] ?? 0;
+    return {
+      finished: this.#history.length,
+      inProgress: this.#running.size,
+      byStatus,
+      p50TotalMs: at(0.5),
+      p95TotalMs: at(0.95),
+    };
+  }
+
+  #remember(record: ExecutionRecord): void {
+    if (this.#size === 0) return;
+    this.#history.unshift(record);
+    if (this.#history.length > this.#size) this.#history.pop();
+  }
+}

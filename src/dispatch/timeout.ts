@@ -1,0 +1,50 @@
+// One provider invocation with a deadline. The provider gets an AbortSignal that fires on the timeout or
+// when the batch is cancelled; a provider that ignores it is raced, so a hanging tool cannot hang a call.
+import { CallTimeoutError } from "./errors.ts";
+import type { CallContext, Provider } from "./types.ts";
+
+export function invokeWithTimeout(
+  provider: Provider,
+  args: Record<string, unknown>,
+  callId: string,
+  context: CallContext,
+  timeoutMs: number,
+  batchSignal: AbortSignal | undefined,
+): Promise<unknown> {
+  if (batchSignal?.aborted) return Promise.reject(batchSignal.reason);
+  const controller = new AbortController();
+  return new Promise((resolve, reject) => {
+    const finish = () => {
+      clearTimeout(timer);
+      batchSignal?.removeEventListener("abort", onCancel);
+    };
+    const onCancel = () => {
+      finish();
+      controller.abort(batchSignal?.reason);
+      reject(batchSignal?.reason);
+    };
+    const timer = setTimeout(() => {
+      finish();
+      const error = new CallTimeoutError(timeoutMs);
+      controller.abort(error);
+      reject(error);
+    }, timeoutMs);
+    batchSignal?.addEventListener("abort", onCancel, { once: true });
+    let running: Promise<unknown>;
+    try {
+      running = provider.invoke(args, { signal: controller.signal, callId, context });
+    } catch (error) {
+      running = Promise.reject(error);
+    }
+    Promise.resolve(running).then(
+      (value) => {
+        finish();
+        resolve(value);
+      },
+      (error) => {
+        finish();
+        reject(error);
+      },
+    );
+  });
+}
