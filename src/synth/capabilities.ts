@@ -1,0 +1,157 @@
+// The host side of the capabilities a sandboxed tool may be granted. Requests arrive as JSON strings
+// built by sandbox/prelude.js and every answer leaves as a JSON string: nothing but copied text crosses.
+import { load } from "cheerio";
+import { z } from "zod";
+import type { Capabilities } from "../catalog/index.ts";
+
+type FetchGrant = NonNullable<Capabilities["fetch"]>;
+
+const MAX_REDIRECTS = 5;
+
+const fetchRequestSchema = z.object({
+  url: z.string(),
+  method: z.string(),
+  headers: z.record(z.string(), z.unknown()),
+  body: z.string().optional(),
+});
+
+const htmlRequestSchema = z.object({
+  markup: z.string(),
+  selector: z.string(),
+  options: z
+    .object({ attr: z.string().optional(), limit: z.number().int().positive().optional() })
+    .default({}),
+});
+
+/** Raised inside the tool as an ordinary Error: the tool may catch it, or it becomes a runtime failure. */
+export class CapabilityError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "CapabilityError";
+  }
+}
+
+function requestOf<T>(schema: z.ZodType<T>, json: string, what: string): T {
+  const parsed = schema.safeParse(JSON.parse(json));
+  if (!parsed.success) throw new CapabilityError(`${what}: ${parsed.error.issues[0]?.message}`);
+  return parsed.data;
+}
+
+/**
+ * Whether `url` lies under one of the allowed prefixes. A prefix that does not end in "/" must be followed
+ * by "/", "?", "#" or nothing, so "https://api.example.com/v1" does not admit "https://api.example.com/v10".
+ */
+export function isAllowed(url: URL, allow: readonly string[]): boolean {
+  if (url.username !== "" || url.password !== "") return false;
+  const href = url.href;
+  return allow.some((prefix) => {
+    const normal = new URL(prefix).href;
+    if (!href.startsWith(normal)) return false;
+    if (normal.endsWith("/") || href.length === normal.length) return true;
+    return "/?#".includes(href.charAt(normal.length));
+  });
+}
+
+async function readCapped(response: Response, maxBytes: number, url: string): Promise<string> {
+  const declared = Number(response.headers.get("content-length"));
+  if (declared > maxBytes)
+    throw new CapabilityError(`fetch ${url}: the response (${declared} bytes) exceeds maxBytes ${maxBytes}`);
+  if (response.body === null) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += chunk.byteLength;
+    if (size > maxBytes) {
+      await response.body.cancel().catch(() => {});
+      throw new CapabilityError(`fetch ${url}: the response exceeds maxBytes ${maxBytes}`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/**
+ * fetch() on behalf of a tool: the URL and every redirect target must be allowed, the method granted, and
+ * the body within maxBytes and timeoutMs. Redirects are followed here, by hand, so that each hop is
+ * re-checked (fetch's own `redirect: "follow"` would not show us the intermediate URLs).
+ */
+export async function proxiedFetch(grant: FetchGrant, json: string, signal: AbortSignal): Promise<string> {
+  const request = requestOf(fetchRequestSchema, json, "fetch");
+  let method = request.method.toUpperCase();
+  if (!grant.methods.includes(method as (typeof grant.methods)[number]))
+    throw new CapabilityError(
+      `fetch: method ${method} is not granted to this tool (granted: ${grant.methods.join(", ")})`,
+    );
+  let url: URL;
+  try {
+    url = new URL(request.url);
+  } catch {
+    throw new CapabilityError(`fetch: "${request.url}" is not an absolute URL`);
+  }
+  const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)]));
+  let body = request.body;
+  const deadline = AbortSignal.any([signal, AbortSignal.timeout(grant.timeoutMs)]);
+  for (let hop = 0; ; hop++) {
+    if (!isAllowed(url, grant.allow))
+      throw new CapabilityError(
+        `fetch: ${url.href} is outside this tool's allowlist (${grant.allow.join(", ")})${hop > 0 ? " (reached by a redirect)" : ""}`,
+      );
+    let response: Response;
+    try {
+      response = await fetch(url, { method, headers, body, redirect: "manual", signal: deadline });
+    } catch (error) {
+      if (deadline.aborted && !signal.aborted)
+        throw new CapabilityError(`fetch ${url.href}: no answer within ${grant.timeoutMs} ms`);
+      throw new CapabilityError(`fetch ${url.href}: ${(error as Error).cause ?? (error as Error).message}`);
+    }
+    const location = response.headers.get("location");
+    if (response.status >= 300 && response.status < 400 && location !== null) {
+      await response.body?.cancel().catch(() => {});
+      if (hop >= MAX_REDIRECTS) throw new CapabilityError(`fetch: more than ${MAX_REDIRECTS} redirects`);
+      url = new URL(location, url);
+      if (
+        response.status === 303 ||
+        ((response.status === 301 || response.status === 302) && method === "POST")
+      ) {
+        method = "GET";
+        body = undefined;
+      }
+      continue;
+    }
+    const text = await readCapped(response, grant.maxBytes, url.href);
+    return JSON.stringify({
+      status: response.status,
+      statusText: response.statusText,
+      url: url.href,
+      headers: Object.fromEntries(response.headers),
+      body: text,
+    });
+  }
+}
+
+/** CSS selection over markup, host-side with cheerio: `[{ text, attrs }]`, at most `limit` matches. */
+export function selectHtml(json: string): string {
+  const { markup, selector, options } = requestOf(htmlRequestSchema, json, "html");
+  const $ = load(markup);
+  let matches: ReturnType<typeof $>;
+  try {
+    matches = $(selector);
+  } catch (error) {
+    throw new CapabilityError(`html: invalid selector "${selector}": ${(error as Error).message}`);
+  }
+  const limit = options.limit ?? 1000;
+  const out = matches
+    .slice(0, limit)
+    .toArray()
+    .map((element) => {
+      const attribs = "attribs" in element ? element.attribs : {};
+      const attrs =
+        options.attr === undefined
+          ? { ...attribs }
+          : attribs[options.attr] === undefined
+            ? {}
+            : { [options.attr]: attribs[options.attr] };
+      return { text: $(element).text().trim(), attrs };
+    });
+  return JSON.stringify(out);
+}

@@ -1,0 +1,47 @@
+// One error type for everything that can go wrong running a tool in the sandbox, with a `kind` that the
+// dispatcher classifies on and a position in the tool's code when there is one.
+
+export type SandboxErrorKind =
+  | "input" // the arguments are not JSON
+  | "static" // the code breaks the static policy (see check.ts)
+  | "compile" // V8 refused the code
+  | "runtime" // the tool threw (or was refused a capability and did not catch it)
+  | "output" // the result is not plain JSON within the size cap
+  | "timeout" // the wall-clock deadline passed; the isolate was disposed
+  | "memory" // the isolate hit its memory limit and was disposed
+  | "cancelled" // the caller's signal aborted the run; the isolate was disposed
+  | "closed"; // the sandbox was closed
+
+export interface Violation {
+  message: string;
+  line: number;
+  column: number;
+}
+
+export class SandboxError extends Error {
+  readonly kind: SandboxErrorKind;
+  readonly line: number | undefined;
+  readonly column: number | undefined;
+  readonly violations: Violation[];
+  /** The tool's captured console output up to the failure. */
+  readonly console: ConsoleLine[];
+
+  constructor(
+    kind: SandboxErrorKind,
+    message: string,
+    details: { line?: number; column?: number; violations?: Violation[]; console?: ConsoleLine[] } = {},
+  ) {
+    super(message);
+    this.name = "SandboxError";
+    this.kind = kind;
+    this.line = details.line;
+    this.column = details.column;
+    this.violations = details.violations ?? [];
+    this.console = details.console ?? [];
+  }
+}
+
+export interface ConsoleLine {
+  level: "log" | "info" | "warn" | "error";
+  message: string;
+}

@@ -1,0 +1,250 @@
+// Runs tool code in isolated-vm isolates.
+//
+// Where isolates run: in the main process. A child process would survive a V8 fatal error inside an
+// isolate, but isolated-vm already contains what untrusted code can provoke on purpose (an out-of-memory
+// disposes only that isolate, a runaway loop is cut by the timeout and by disposal from the host), and
+// every call through a child costs an IPC round trip that alone exceeds the whole warm-call budget
+// (README "Sandbox"). The escape and abuse suite (test/synth/abuse.test.ts) checks that the host keeps
+// serving after each of those.
+//
+// Warm path: a fresh context costs ~0.7 ms on this machine, more than the warm-call budget, so each tool
+// gets a pool of warm isolates holding one context each, prepared once: the prelude tames and freezes the
+// realm, the tool's function is declared and frozen, and then the global object is frozen too. A frozen
+// realm whose only user code is one function declaration keeps nothing from one call to the next, so
+// reusing the context is as clean as a fresh one. Each isolate runs one call at a time, which keeps one
+// call's deadline, memory limit and console apart from every other's.
+import { readFileSync } from "node:fs";
+import ivm from "isolated-vm";
+import { LRUCache } from "lru-cache";
+import type { Capabilities } from "../catalog/index.ts";
+import { proxiedFetch, selectHtml } from "./capabilities.ts";
+import { checkCode } from "./check.ts";
+import { type ConsoleLine, SandboxError } from "./errors.ts";
+
+const PRELUDE = readFileSync(new URL("../../sandbox/prelude.js", import.meta.url), "utf8");
+
+export interface SandboxOptions {
+  /** Memory limit per isolate, in MB (isolated-vm's minimum is 8). */
+  memoryLimitMb?: number;
+  /** Largest result, in characters of JSON. */
+  maxOutputChars?: number;
+  /** Deadline of a run that does not give one. */
+  defaultTimeoutMs?: number;
+  /** Tools whose warm isolates are kept; the least recently used beyond it are disposed. */
+  maxWarmTools?: number;
+}
+
+export interface SandboxRunRequest {
+  code: string;
+  name: string;
+  args: unknown;
+  capabilities?: Capabilities;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface SandboxRunResult {
+  value: unknown;
+  console: ConsoleLine[];
+}
+
+/** Preparing a context (prelude, tool declaration) is bounded by this, apart from the call's deadline. */
+const SETUP_TIMEOUT_MS = 2_000;
+/** Idle warm isolates kept per tool: enough for the calls two cores run at once. */
+const WARM_PER_TOOL = 2;
+
+interface Reply {
+  ok: boolean;
+  value?: unknown;
+  console: ConsoleLine[];
+  error?: { stage: "runtime" | "output"; name: string; message: string; line?: number; column?: number };
+}
+
+/** One isolate with one prepared context for one tool; runs one call at a time. */
+class WarmIsolate {
+  readonly isolate: ivm.Isolate;
+  private invoke: ivm.Reference<(argsJson: string) => Promise<string>> | undefined;
+  /** The running call's signal, for the capabilities it calls. */
+  private callSignal: AbortSignal = AbortSignal.abort();
+  /** Why the host disposed the isolate, when it did. */
+  killedFor: "timeout" | "cancelled" | "closed" | undefined;
+
+  constructor(memoryLimitMb: number) {
+    this.isolate = new ivm.Isolate({
+      memoryLimit: memoryLimitMb,
+      onCatastrophicError: (message) => {
+        process.stderr.write(`switchboard sandbox: isolate lost (${message})\n`);
+      },
+    });
+  }
+
+  async prepare(code: string, name: string, capabilities: Capabilities, maxOutputChars: number) {
+    const context = await this.isolate.createContext();
+    const fetchGrant = capabilities.fetch;
+    const hostFetch =
+      fetchGrant === undefined
+        ? undefined
+        : new ivm.Callback((json: string) => proxiedFetch(fetchGrant, json, this.callSignal), {
+            async: true,
+          });
+    const hostHtml = capabilities.html ? new ivm.Callback(selectHtml) : undefined;
+    const setup = await context.evalClosure(
+      `${PRELUDE}\nreturn prelude($0, $1, $2);`,
+      [hostFetch, hostHtml, maxOutputChars],
+      {
+        result: { reference: true },
+        timeout: SETUP_TIMEOUT_MS,
+        filename: "sandbox:prelude",
+      },
+    );
+    let script: ivm.Script;
+    try {
+      script = await this.isolate.compileScript(code, { filename: `tool:${name}` });
+    } catch (error) {
+      throw new SandboxError("compile", `the code does not compile: ${(error as Error).message}`);
+    }
+    await script.run(context, { timeout: SETUP_TIMEOUT_MS, release: true });
+    this.invoke = (await setup.apply(undefined, [name], {
+      result: { reference: true },
+      timeout: SETUP_TIMEOUT_MS,
+    })) as ivm.Reference<(argsJson: string) => Promise<string>>;
+    setup.release();
+  }
+
+  async call(argsJson: string, timeoutMs: number, signal: AbortSignal | undefined): Promise<Reply> {
+    if (this.invoke === undefined) throw new Error("call before prepare");
+    const controller = new AbortController();
+    this.callSignal = controller.signal;
+    const kill = (reason: "timeout" | "cancelled") => {
+      this.killedFor ??= reason;
+      controller.abort();
+      if (!this.isolate.isDisposed) this.isolate.dispose();
+    };
+    const timer = setTimeout(() => kill("timeout"), timeoutMs);
+    const onAbort = () => kill("cancelled");
+    signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      const json = await this.invoke.apply(undefined, [argsJson], {
+        arguments: { copy: true },
+        result: { promise: true, copy: true },
+        timeout: timeoutMs,
+      });
+      return JSON.parse(json as string) as Reply;
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      controller.abort();
+    }
+  }
+
+  dispose(reason: "closed" | undefined = undefined) {
+    if (reason) this.killedFor ??= reason;
+    if (!this.isolate.isDisposed) this.isolate.dispose();
+  }
+}
+
+export class Sandbox {
+  private readonly memoryLimitMb: number;
+  private readonly maxOutputChars: number;
+  private readonly defaultTimeoutMs: number;
+  private readonly warm: LRUCache<string, WarmIsolate[]>;
+  private readonly running = new Set<WarmIsolate>();
+  private closed = false;
+
+  constructor(options: SandboxOptions = {}) {
+    this.memoryLimitMb = options.memoryLimitMb ?? 64;
+    this.maxOutputChars = options.maxOutputChars ?? 2_000_000;
+    this.defaultTimeoutMs = options.defaultTimeoutMs ?? 5_000;
+    this.warm = new LRUCache({
+      max: options.maxWarmTools ?? 64,
+      dispose: (isolates) => {
+        for (const isolate of isolates) isolate.dispose();
+      },
+    });
+  }
+
+  /** Runs the tool `name` defined by `code` with copied JSON `args`; throws SandboxError on any failure. */
+  async run(request: SandboxRunRequest): Promise<SandboxRunResult> {
+    if (this.closed) throw new SandboxError("closed", "the sandbox is closed");
+    const timeoutMs = request.timeoutMs ?? this.defaultTimeoutMs;
+    let argsJson: string;
+    try {
+      argsJson = JSON.stringify(request.args ?? {});
+    } catch (error) {
+      throw new SandboxError("input", `the arguments are not JSON: ${(error as Error).message}`);
+    }
+    if (request.signal?.aborted)
+      throw new SandboxError("cancelled", "the run was cancelled before it started");
+    const capabilities = request.capabilities ?? {};
+    const key = `${request.name}\u0000${JSON.stringify(capabilities)}\u0000${request.code}`;
+    const isolate = this.warm.get(key)?.pop() ?? (await this.prepare(request, capabilities));
+    this.running.add(isolate);
+    let reply: Reply;
+    try {
+      reply = await isolate.call(argsJson, timeoutMs, request.signal);
+    } catch (error) {
+      isolate.dispose();
+      throw this.explain(error, isolate, timeoutMs);
+    } finally {
+      this.running.delete(isolate);
+    }
+    this.release(key, isolate);
+    if (reply.ok) return { value: reply.value, console: reply.console };
+    const failure = reply.error ?? { stage: "runtime", name: "Error", message: "unknown failure" };
+    const message = failure.stage === "output" ? failure.message : `${failure.name}: ${failure.message}`;
+    throw new SandboxError(failure.stage, message, {
+      line: failure.line,
+      column: failure.column,
+      console: reply.console,
+    });
+  }
+
+  /** Disposes every isolate; runs in progress fail with kind "closed". */
+  close(): void {
+    this.closed = true;
+    for (const isolate of this.running) isolate.dispose("closed");
+    this.warm.clear();
+  }
+
+  private async prepare(request: SandboxRunRequest, capabilities: Capabilities): Promise<WarmIsolate> {
+    const violations = checkCode(request.code, request.name);
+    if (violations.length > 0)
+      throw new SandboxError(
+        "static",
+        violations.map((v) => `${v.line}:${v.column} ${v.message}`).join("\n"),
+        { line: violations[0]?.line, column: violations[0]?.column, violations },
+      );
+    const isolate = new WarmIsolate(this.memoryLimitMb);
+    try {
+      await isolate.prepare(request.code, request.name, capabilities, this.maxOutputChars);
+    } catch (error) {
+      isolate.dispose();
+      if (error instanceof SandboxError) throw error;
+      throw new SandboxError("compile", `the tool could not be prepared: ${(error as Error).message}`);
+    }
+    return isolate;
+  }
+
+  private release(key: string, isolate: WarmIsolate) {
+    if (this.closed || isolate.isolate.isDisposed) return isolate.dispose();
+    const idle = this.warm.get(key);
+    if (idle === undefined) this.warm.set(key, [isolate]);
+    else if (idle.length < WARM_PER_TOOL) idle.push(isolate);
+    else isolate.dispose();
+  }
+
+  private explain(error: unknown, isolate: WarmIsolate, timeoutMs: number): SandboxError {
+    const message = (error as Error)?.message ?? String(error);
+    if (isolate.killedFor === "timeout" || /timed out/i.test(message))
+      return new SandboxError("timeout", `the tool did not finish within ${timeoutMs} ms; it was stopped`);
+    if (isolate.killedFor === "cancelled") return new SandboxError("cancelled", "the run was cancelled");
+    if (isolate.killedFor === "closed")
+      return new SandboxError("closed", "the sandbox was closed during the run");
+    if (/memory limit/i.test(message))
+      return new SandboxError(
+        "memory",
+        `the tool exceeded the ${this.memoryLimitMb} MB memory limit; it was stopped`,
+      );
+    return new SandboxError("runtime", message);
+  }
+}
