@@ -1,0 +1,140 @@
+import assert from "node:assert/strict";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, mock, test } from "node:test";
+import type { BreakerPolicy, Tool } from "../../src/catalog/index.ts";
+import { Dispatcher, type Provider } from "../../src/dispatch/index.ts";
+import { FileStore } from "../../src/store/index.ts";
+import { catalog, faultyProvider, readTool } from "./harness.ts";
+
+// Breaker cooldowns are measured with Date.now (inside cockatiel), so only Date is faked.
+beforeEach(() => mock.timers.enable({ apis: ["Date"], now: 1_000_000 }));
+afterEach(() => mock.timers.reset());
+
+const breaker: BreakerPolicy = {
+  failureRate: 0.5,
+  minCalls: 4,
+  windowSize: 4,
+  cooldownMs: 1000,
+  halfOpenProbes: 1,
+};
+
+function flakyTool(extra: BreakerPolicy = {}): Tool {
+  return readTool("flaky", { policy: { retry: { retries: 0 }, breaker: { ...breaker, ...extra } } });
+}
+
+function setup(providers: Provider[], t = flakyTool(), store?: FileStore) {
+  const dispatcher = new Dispatcher({
+    tools: catalog(t),
+    providers: () => providers,
+    ...(store ? { store } : {}),
+  });
+  const changes: string[] = [];
+  dispatcher.on("breaker", (c) => changes.push(`${c.provider}:${c.state}`));
+  let n = 0;
+  const call = async () => (await dispatcher.execute([{ id: `c${n++}`, name: t.name, arguments: {} }]))[0];
+  return { dispatcher, changes, call };
+}
+
+test("the breaker stays closed below the minimum number of calls", async () => {
+  const provider = faultyProvider({ failRate: 1 });
+  const { dispatcher, call } = setup([provider]);
+  for (let i = 0; i < 3; i++) await call();
+  assert.equal(dispatcher.breakers()[0]?.state, "closed");
+});
+
+test("the breaker opens when the failure rate over the window reaches the threshold", async () => {
+  const provider = faultyProvider({ failRate: 1 });
+  const { changes, call } = setup([provider]);
+  for (let i = 0; i < 4; i++) await call();
+  assert.deepEqual(changes, ["primary:open"]);
+  const result = await call();
+  assert.equal(result?.error?.class, "breaker_open");
+  assert.equal(provider.invocations, 4, "an open breaker does not call the provider");
+  assert.equal(result?.provenance.breakers.primary, "open");
+});
+
+test("after the cooldown a half-open breaker admits one probe and fails the rest fast", async () => {
+  const provider = faultyProvider({ failRate: 1 });
+  const { dispatcher, call } = setup([provider]);
+  for (let i = 0; i < 4; i++) await call();
+  mock.timers.tick(1000);
+  provider.failRate = 0;
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const original = provider.invoke;
+  provider.invoke = async (args, options) => {
+    await gate;
+    return original(args, options);
+  };
+  const probe = call();
+  const second = await call();
+  assert.equal(second?.error?.class, "breaker_open");
+  assert.equal(dispatcher.breakers()[0]?.state, "half_open");
+  release();
+  assert.equal((await probe)?.status, "completed");
+  assert.equal(dispatcher.breakers()[0]?.state, "closed");
+});
+
+test("a failed probe re-opens the breaker", async () => {
+  const provider = faultyProvider({ failRate: 1 });
+  const { changes, call } = setup([provider]);
+  for (let i = 0; i < 4; i++) await call();
+  mock.timers.tick(1000);
+  await call();
+  assert.deepEqual(changes, ["primary:open", "primary:half_open", "primary:open"]);
+});
+
+test("a successful probe closes the breaker", async () => {
+  const provider = faultyProvider({ failRate: 1 });
+  const { changes, call } = setup([provider]);
+  for (let i = 0; i < 4; i++) await call();
+  mock.timers.tick(1000);
+  provider.failRate = 0;
+  assert.equal((await call())?.status, "completed");
+  assert.deepEqual(changes, ["primary:open", "primary:half_open", "primary:closed"]);
+});
+
+test("a time-based window opens the breaker too", async () => {
+  const provider = faultyProvider({ failRate: 1 });
+  const { dispatcher, call } = setup([provider], flakyTool({ windowMs: 10_000 }));
+  for (let i = 0; i < 4; i++) await call();
+  assert.equal(dispatcher.breakers()[0]?.state, "open");
+});
+
+test("input errors do not count against the provider", async () => {
+  const provider = faultyProvider({ failRate: 1, kinds: ["400"] });
+  const { dispatcher, call } = setup([provider]);
+  for (let i = 0; i < 6; i++) await call();
+  assert.equal(dispatcher.breakers()[0]?.state, "closed");
+});
+
+test("each provider in a fallback chain has its own breaker", async () => {
+  const primary = faultyProvider({ id: "primary", failRate: 1 });
+  const secondary = faultyProvider({ id: "secondary" });
+  const { call } = setup([primary, secondary]);
+  for (let i = 0; i < 4; i++) await call();
+  const result = await call();
+  assert.equal(result?.status, "completed");
+  assert.equal(result?.provenance.provider, "secondary");
+  assert.deepEqual(result?.provenance.breakers, { primary: "open", secondary: "closed" });
+});
+
+test("an open breaker is persisted and still open after a restart", async () => {
+  const store = new FileStore(await mkdtemp(join(tmpdir(), "sb-breakers-")));
+  const provider = faultyProvider({ failRate: 1 });
+  const first = setup([provider], flakyTool(), store);
+  for (let i = 0; i < 4; i++) await first.call();
+  await first.dispatcher.close();
+
+  const restarted = setup([provider], flakyTool(), store);
+  const result = await restarted.call();
+  assert.equal(result?.error?.class, "breaker_open");
+  assert.equal(provider.invocations, 4);
+  mock.timers.tick(1000);
+  provider.failRate = 0;
+  assert.equal((await restarted.call())?.status, "completed", "the cooldown still ends after a restart");
+});
