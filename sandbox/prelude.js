@@ -1,21 +1,21 @@
-// Runs inside every tool's isolate, in a fresh context, before the tool's code. The host calls `prelude` with
-// the fetch and html bridges (plain functions that copy strings across, or undefined when the tool was not
-// granted them) and the output cap in characters.
+// Runs inside every tool's isolate, in a fresh context, before the tool's code. The host calls `prelude()`
+// (ahead of time, for spare isolates), then `connect(fetch, html, maxOutputChars)` with the host's bridges
+// (plain functions that copy strings across, or undefined when the tool was not granted them).
 //
 // It does three things, all before untrusted code runs:
 // 1. captures the intrinsics it needs, so that nothing the tool later does to builtins can subvert it;
 // 2. tames and freezes the realm (no eval/Function constructors, no WebAssembly or shared memory, no
 //    RegExp legacy statics, every reachable intrinsic frozen), so that a context can be reused for the
 //    next call of the same tool without carrying state from one call to the next;
-// 3. returns `setup(name)`, which the host calls once the tool's function is declared: it freezes the
-//    global object and hands back `invoke(argsJson)`. Only the host holds that function (as a Reference);
+// 3. connect returns `setup(name)`, which the host calls once the tool's function is declared: it freezes
+//    the global object and hands back `invoke(argsJson)`. Only the host holds that function (as a Reference);
 //    nothing of the host is reachable from the tool's code.
 //
 // Results leave as one JSON string built here by walking own data properties: getters, proxies,
 // functions, symbols, cycles, non-plain objects and "__proto__" keys are refused, never followed.
 
 // biome-ignore lint/correctness/noUnusedVariables: called by the host (src/synth/sandbox.ts)
-function prelude(hostFetch, hostHtml, maxOutputChars) {
+function prelude() {
   const G = globalThis;
   const { apply, ownKeys, getPrototypeOf } = Reflect;
   const { freeze, getOwnPropertyDescriptor, defineProperty } = Object;
@@ -280,57 +280,60 @@ function prelude(hostFetch, hostHtml, maxOutputChars) {
     });
   }
 
-  function makeCtx(lines) {
-    const ctx = { console: makeConsole(lines) };
-    if (hostFetch !== undefined) {
-      ctx.fetch = async (url, init = {}) => {
-        const request = {
-          url: StringCtor(url),
-          method: init.method === undefined ? "GET" : StringCtor(init.method),
-          headers: init.headers === undefined ? {} : parse(encode(init.headers, 65536)),
-          body: init.body === undefined || init.body === null ? undefined : StringCtor(init.body),
+  /** Binds the host's bridges (undefined when not granted); returns setup(name). */
+  return function connect(hostFetch, hostHtml, maxOutputChars) {
+    function makeCtx(lines) {
+      const ctx = { console: makeConsole(lines) };
+      if (hostFetch !== undefined) {
+        ctx.fetch = async (url, init = {}) => {
+          const request = {
+            url: StringCtor(url),
+            method: init.method === undefined ? "GET" : StringCtor(init.method),
+            headers: init.headers === undefined ? {} : parse(encode(init.headers, 65536)),
+            body: init.body === undefined || init.body === null ? undefined : StringCtor(init.body),
+          };
+          return makeResponse(await hostFetch(encode(request, maxOutputChars)));
         };
-        return makeResponse(await hostFetch(encode(request, maxOutputChars)));
+      }
+      if (hostHtml !== undefined) {
+        ctx.html = async (markup, selector, options = {}) =>
+          parse(
+            await hostHtml(
+              encode({ markup: StringCtor(markup), selector: StringCtor(selector), options }, maxOutputChars),
+            ),
+          );
+      }
+      return freeze(ctx);
+    }
+
+    function failure(error, lines) {
+      return encode({ ok: false, error, console: lines }, maxOutputChars + 65536);
+    }
+
+    return function setup(name) {
+      const tool = getOwnPropertyDescriptor(G, name)?.value;
+      if (typeof tool !== "function") throw new NativeTypeError(`the code does not define function ${name}`);
+      freeze(tool);
+      if (tool.prototype !== undefined) freeze(tool.prototype);
+      freeze(G);
+      const filename = `tool:${name}`;
+      return async function invoke(argsJson) {
+        const lines = [];
+        let value;
+        try {
+          value = await apply(tool, undefined, [parse(argsJson), makeCtx(lines)]);
+        } catch (thrown) {
+          return failure({ stage: "runtime", ...describeThrown(thrown, filename) }, lines);
+        }
+        let json;
+        try {
+          json = encode(value, maxOutputChars);
+        } catch (error) {
+          if (!(error instanceof OutputError)) throw error;
+          return failure({ stage: "output", name: "OutputError", message: error.message }, lines);
+        }
+        return `{"ok":true,"value":${json},"console":${encode(lines, maxOutputChars)}}`;
       };
-    }
-    if (hostHtml !== undefined) {
-      ctx.html = async (markup, selector, options = {}) =>
-        parse(
-          await hostHtml(
-            encode({ markup: StringCtor(markup), selector: StringCtor(selector), options }, maxOutputChars),
-          ),
-        );
-    }
-    return freeze(ctx);
-  }
-
-  function failure(error, lines) {
-    return encode({ ok: false, error, console: lines }, maxOutputChars + 65536);
-  }
-
-  return function setup(name) {
-    const tool = getOwnPropertyDescriptor(G, name)?.value;
-    if (typeof tool !== "function") throw new NativeTypeError(`the code does not define function ${name}`);
-    freeze(tool);
-    if (tool.prototype !== undefined) freeze(tool.prototype);
-    freeze(G);
-    const filename = `tool:${name}`;
-    return async function invoke(argsJson) {
-      const lines = [];
-      let value;
-      try {
-        value = await apply(tool, undefined, [parse(argsJson), makeCtx(lines)]);
-      } catch (thrown) {
-        return failure({ stage: "runtime", ...describeThrown(thrown, filename) }, lines);
-      }
-      let json;
-      try {
-        json = encode(value, maxOutputChars);
-      } catch (error) {
-        if (!(error instanceof OutputError)) throw error;
-        return failure({ stage: "output", name: "OutputError", message: error.message }, lines);
-      }
-      return `{"ok":true,"value":${json},"console":${encode(lines, maxOutputChars)}}`;
     };
   };
 }

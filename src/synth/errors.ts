@@ -20,6 +20,8 @@ export interface Violation {
 
 export class SandboxError extends Error {
   readonly kind: SandboxErrorKind;
+  /** `SANDBOX_<KIND>`, for error rules (`policy.errors`) and the dispatcher's classification. */
+  readonly code: string;
   readonly line: number | undefined;
   readonly column: number | undefined;
   readonly violations: Violation[];
@@ -34,6 +36,7 @@ export class SandboxError extends Error {
     super(message);
     this.name = "SandboxError";
     this.kind = kind;
+    this.code = `SANDBOX_${kind.toUpperCase()}`;
     this.line = details.line;
     this.column = details.column;
     this.violations = details.violations ?? [];

@@ -60,55 +60,110 @@ interface Reply {
   error?: { stage: "runtime" | "output"; name: string; message: string; line?: number; column?: number };
 }
 
+/** An isolate whose context has run the prelude (realm tamed and frozen), not yet bound to a tool. */
+interface BlankIsolate {
+  isolate: ivm.Isolate;
+  context: ivm.Context;
+  connect: ivm.Reference<unknown>;
+}
+
+async function createBlankIsolate(memoryLimitMb: number): Promise<BlankIsolate> {
+  const isolate = new ivm.Isolate({
+    memoryLimit: memoryLimitMb,
+    onCatastrophicError: (message) => {
+      process.stderr.write(`switchboard sandbox: isolate lost (${message})\n`);
+    },
+  });
+  try {
+    const context = await isolate.createContext();
+    const connect = await context.evalClosure(`"use strict";\n${PRELUDE}\nreturn prelude();`, [], {
+      result: { reference: true },
+      timeout: SETUP_TIMEOUT_MS,
+      filename: "sandbox:prelude",
+    });
+    return { isolate, context, connect };
+  } catch (error) {
+    isolate.dispose();
+    throw error;
+  }
+}
+
+/**
+ * Tool code is compiled in strict mode (undeclared assignments throw, `this` is undefined). The directive
+ * is put on the first line so that line numbers stay those of the author's code; columns on line 1 are
+ * shifted back by `STRICT_PREFIX.length`.
+ */
+const STRICT_PREFIX = '"use strict"; ';
+
+/** Positions in V8 messages ("tool:name:3:9") → line and column in the author's code. */
+export function positionIn(text: string, name: string): { line?: number; column?: number } {
+  const match = new RegExp(`tool:${name}:(\\d+):(\\d+)`).exec(text);
+  if (match === null) return {};
+  const line = Number(match[1]);
+  const column = Number(match[2]);
+  return { line, column: line === 1 ? Math.max(1, column - STRICT_PREFIX.length) : column };
+}
+
 /** One isolate with one prepared context for one tool; runs one call at a time. */
 class WarmIsolate {
   readonly isolate: ivm.Isolate;
-  private invoke: ivm.Reference<(argsJson: string) => Promise<string>> | undefined;
+  private readonly invoke: ivm.Reference<(argsJson: string) => Promise<string>>;
   /** The running call's signal, for the capabilities it calls. */
   private callSignal: AbortSignal = AbortSignal.abort();
   /** Why the host disposed the isolate, when it did. */
   killedFor: "timeout" | "cancelled" | "closed" | undefined;
 
-  constructor(memoryLimitMb: number) {
-    this.isolate = new ivm.Isolate({
-      memoryLimit: memoryLimitMb,
-      onCatastrophicError: (message) => {
-        process.stderr.write(`switchboard sandbox: isolate lost (${message})\n`);
-      },
-    });
+  private constructor(isolate: ivm.Isolate, invoke: ivm.Reference<(argsJson: string) => Promise<string>>) {
+    this.isolate = isolate;
+    this.invoke = invoke;
   }
 
-  async prepare(code: string, name: string, capabilities: Capabilities, maxOutputChars: number) {
-    const context = await this.isolate.createContext();
+  /** Binds a blank isolate to one tool: grants its capabilities, declares its function, freezes the rest. */
+  static async bind(
+    blank: BlankIsolate,
+    request: { code: string; name: string },
+    capabilities: Capabilities,
+    maxOutputChars: number,
+  ): Promise<WarmIsolate> {
+    const { isolate, context, connect } = blank;
+    let warm: WarmIsolate | undefined;
     const fetchGrant = capabilities.fetch;
     const hostFetch =
       fetchGrant === undefined
         ? undefined
-        : new ivm.Callback((json: string) => proxiedFetch(fetchGrant, json, this.callSignal), {
-            async: true,
-          });
+        : new ivm.Callback(
+            (json: string) => proxiedFetch(fetchGrant, json, warm?.callSignal ?? AbortSignal.abort()),
+            {
+              async: true,
+            },
+          );
     const hostHtml = capabilities.html ? new ivm.Callback(selectHtml) : undefined;
-    const setup = await context.evalClosure(
-      `${PRELUDE}\nreturn prelude($0, $1, $2);`,
-      [hostFetch, hostHtml, maxOutputChars],
-      {
-        result: { reference: true },
-        timeout: SETUP_TIMEOUT_MS,
-        filename: "sandbox:prelude",
-      },
-    );
+    const setup = (await connect.apply(undefined, [hostFetch, hostHtml, maxOutputChars], {
+      result: { reference: true },
+      timeout: SETUP_TIMEOUT_MS,
+    })) as ivm.Reference<unknown>;
+    connect.release();
     let script: ivm.Script;
     try {
-      script = await this.isolate.compileScript(code, { filename: `tool:${name}` });
+      script = await isolate.compileScript(`${STRICT_PREFIX}${request.code}`, {
+        filename: `tool:${request.name}`,
+      });
     } catch (error) {
-      throw new SandboxError("compile", `the code does not compile: ${(error as Error).message}`);
+      const message = (error as Error).message;
+      throw new SandboxError(
+        "compile",
+        `the code does not compile: ${message}`,
+        positionIn(String((error as Error).stack), request.name),
+      );
     }
     await script.run(context, { timeout: SETUP_TIMEOUT_MS, release: true });
-    this.invoke = (await setup.apply(undefined, [name], {
+    const invoke = (await setup.apply(undefined, [request.name], {
       result: { reference: true },
       timeout: SETUP_TIMEOUT_MS,
     })) as ivm.Reference<(argsJson: string) => Promise<string>>;
     setup.release();
+    warm = new WarmIsolate(isolate, invoke);
+    return warm;
   }
 
   async call(argsJson: string, timeoutMs: number, signal: AbortSignal | undefined): Promise<Reply> {
@@ -147,15 +202,17 @@ export class Sandbox {
   private readonly memoryLimitMb: number;
   private readonly maxOutputChars: number;
   private readonly defaultTimeoutMs: number;
-  private readonly warm: LRUCache<string, WarmIsolate[]>;
+  private readonly warmTools: LRUCache<string, WarmIsolate[]>;
   private readonly running = new Set<WarmIsolate>();
+  /** A blank isolate made ahead of time, so that a new tool does not wait for the prelude (~4 ms). */
+  private spare: Promise<BlankIsolate> | undefined;
   private closed = false;
 
   constructor(options: SandboxOptions = {}) {
     this.memoryLimitMb = options.memoryLimitMb ?? 64;
     this.maxOutputChars = options.maxOutputChars ?? 2_000_000;
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? 5_000;
-    this.warm = new LRUCache({
+    this.warmTools = new LRUCache({
       max: options.maxWarmTools ?? 64,
       dispose: (isolates) => {
         for (const isolate of isolates) isolate.dispose();
@@ -176,8 +233,8 @@ export class Sandbox {
     if (request.signal?.aborted)
       throw new SandboxError("cancelled", "the run was cancelled before it started");
     const capabilities = request.capabilities ?? {};
-    const key = `${request.name}\u0000${JSON.stringify(capabilities)}\u0000${request.code}`;
-    const isolate = this.warm.get(key)?.pop() ?? (await this.prepare(request, capabilities));
+    const key = keyOf(request.name, request.code, capabilities);
+    const isolate = this.warmTools.get(key)?.pop() ?? (await this.bind(request, capabilities));
     this.running.add(isolate);
     let reply: Reply;
     try {
@@ -192,43 +249,73 @@ export class Sandbox {
     if (reply.ok) return { value: reply.value, console: reply.console };
     const failure = reply.error ?? { stage: "runtime", name: "Error", message: "unknown failure" };
     const message = failure.stage === "output" ? failure.message : `${failure.name}: ${failure.message}`;
-    throw new SandboxError(failure.stage, message, {
-      line: failure.line,
-      column: failure.column,
-      console: reply.console,
-    });
+    const position =
+      failure.line === undefined
+        ? {}
+        : positionIn(`tool:${request.name}:${failure.line}:${failure.column}`, request.name);
+    throw new SandboxError(failure.stage, message, { ...position, console: reply.console });
+  }
+
+  /**
+   * Checks and compiles a tool and keeps it warm, without running it: what synthesis does before the
+   * test run. Throws SandboxError with kind "static" or "compile".
+   */
+  async warm(request: { code: string; name: string; capabilities?: Capabilities }): Promise<void> {
+    if (this.closed) throw new SandboxError("closed", "the sandbox is closed");
+    const capabilities = request.capabilities ?? {};
+    const key = keyOf(request.name, request.code, capabilities);
+    if ((this.warmTools.get(key)?.length ?? 0) > 0) return;
+    this.release(key, await this.bind(request, capabilities));
   }
 
   /** Disposes every isolate; runs in progress fail with kind "closed". */
   close(): void {
     this.closed = true;
     for (const isolate of this.running) isolate.dispose("closed");
-    this.warm.clear();
+    this.warmTools.clear();
+    this.spare?.then((blank) => blank.isolate.dispose()).catch(() => {});
+    this.spare = undefined;
   }
 
-  private async prepare(request: SandboxRunRequest, capabilities: Capabilities): Promise<WarmIsolate> {
+  private async bind(
+    request: { code: string; name: string },
+    capabilities: Capabilities,
+  ): Promise<WarmIsolate> {
     const violations = checkCode(request.code, request.name);
     if (violations.length > 0)
       throw new SandboxError(
         "static",
         violations.map((v) => `${v.line}:${v.column} ${v.message}`).join("\n"),
-        { line: violations[0]?.line, column: violations[0]?.column, violations },
+        {
+          line: violations[0]?.line,
+          column: violations[0]?.column,
+          violations,
+        },
       );
-    const isolate = new WarmIsolate(this.memoryLimitMb);
+    const blank = await this.takeSpare();
     try {
-      await isolate.prepare(request.code, request.name, capabilities, this.maxOutputChars);
+      return await WarmIsolate.bind(blank, request, capabilities, this.maxOutputChars);
     } catch (error) {
-      isolate.dispose();
+      blank.isolate.dispose();
       if (error instanceof SandboxError) throw error;
       throw new SandboxError("compile", `the tool could not be prepared: ${(error as Error).message}`);
     }
-    return isolate;
+  }
+
+  /** The spare blank isolate (or a new one if none is ready), and a replacement started in the background. */
+  private async takeSpare(): Promise<BlankIsolate> {
+    const taken = this.spare ?? createBlankIsolate(this.memoryLimitMb);
+    this.spare = createBlankIsolate(this.memoryLimitMb);
+    this.spare.catch(() => {
+      this.spare = undefined;
+    });
+    return taken;
   }
 
   private release(key: string, isolate: WarmIsolate) {
     if (this.closed || isolate.isolate.isDisposed) return isolate.dispose();
-    const idle = this.warm.get(key);
-    if (idle === undefined) this.warm.set(key, [isolate]);
+    const idle = this.warmTools.get(key);
+    if (idle === undefined) this.warmTools.set(key, [isolate]);
     else if (idle.length < WARM_PER_TOOL) idle.push(isolate);
     else isolate.dispose();
   }
@@ -247,4 +334,8 @@ export class Sandbox {
       );
     return new SandboxError("runtime", message);
   }
+}
+
+function keyOf(name: string, code: string, capabilities: Capabilities): string {
+  return `${name}\u0000${JSON.stringify(capabilities)}\u0000${code}`;
 }
