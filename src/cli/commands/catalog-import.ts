@@ -1,6 +1,39 @@
+// `switchboard catalog import openapi|mcp`: turns an OpenAPI 3 document, or the tools of an MCP stdio
+// server, into catalog tools; written atomically to --out, or printed on stdout.
+import { resolve } from "node:path";
+import { z } from "zod";
+import { importOpenApi, type Tool } from "../../catalog/index.ts";
+import { writeAtomic } from "../../store/index.ts";
+import { parseCommand } from "../args.ts";
 import { UsageError } from "../errors.ts";
+import { printJson } from "../output.ts";
 
-// Placeholder: OpenAPI and MCP import arrive with the rest of issue 2.
-export async function importCommand(_argv: string[]): Promise<number> {
-  throw new UsageError("catalog import is not available yet");
+const flags = { out: { type: "string" }, json: { type: "boolean" } } as const;
+const options = z.object({ out: z.string().min(1).optional(), json: z.boolean().default(false) });
+
+async function emit(imported: { tools: Tool[]; warnings: string[] }, out: string | undefined, json: boolean) {
+  if (!json) for (const warning of imported.warnings) process.stderr.write(`warning: ${warning}\n`);
+  if (out === undefined) {
+    if (json) printJson(imported);
+    else process.stdout.write(`${JSON.stringify(imported.tools, null, 2)}\n`);
+    return 0;
+  }
+  const path = resolve(out);
+  await writeAtomic(path, `${JSON.stringify(imported.tools, null, 2)}\n`);
+  if (json) printJson({ out: path, tools: imported.tools.length, warnings: imported.warnings });
+  else process.stdout.write(`wrote ${imported.tools.length} tool(s) to ${path}\n`);
+  return 0;
+}
+
+export async function importCommand(argv: string[]): Promise<number> {
+  const [source, ...rest] = argv;
+  const parsed = parseCommand(rest, flags, options);
+  if (source === "openapi") {
+    const [spec, ...extra] = parsed.positionals;
+    if (!spec || extra.length > 0 || parsed.rest.length > 0) {
+      throw new UsageError("catalog import openapi takes exactly one <spec> (a JSON or YAML file, or a URL)");
+    }
+    return emit(await importOpenApi(spec), parsed.options.out, parsed.options.json);
+  }
+  throw new UsageError(`unknown import source "${source ?? ""}"; use openapi or mcp`);
 }
