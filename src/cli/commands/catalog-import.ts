@@ -2,7 +2,7 @@
 // server, into catalog tools; written atomically to --out, or printed on stdout.
 import { resolve } from "node:path";
 import { z } from "zod";
-import { importOpenApi, type Tool } from "../../catalog/index.ts";
+import { importMcp, importOpenApi, type Tool } from "../../catalog/index.ts";
 import { writeAtomic } from "../../store/index.ts";
 import { parseCommand } from "../args.ts";
 import { UsageError } from "../errors.ts";
@@ -34,6 +34,15 @@ export async function importCommand(argv: string[]): Promise<number> {
       throw new UsageError("catalog import openapi takes exactly one <spec> (a JSON or YAML file, or a URL)");
     }
     return emit(await importOpenApi(spec), parsed.options.out, parsed.options.json);
+  }
+  if (source === "mcp") {
+    const [command, ...args] = parsed.rest;
+    if (!command || parsed.positionals.length > 0) {
+      throw new UsageError(
+        "catalog import mcp takes the server command after --: import mcp -- <command> [args...]",
+      );
+    }
+    return emit(await importMcp(command, args), parsed.options.out, parsed.options.json);
   }
   throw new UsageError(`unknown import source "${source ?? ""}"; use openapi or mcp`);
 }
