@@ -39,8 +39,11 @@ class WorkerSlot {
     this.lastError = undefined;
     this.ready = new Promise<ModelInfo>((resolve, reject) => {
       worker.on("message", (message: WorkerMessage) => {
-        if (message.type === "ready") resolve({ id: message.id, dimension: message.dimension });
-        else if (message.type === "load-failed") {
+        if (message.type === "ready") {
+          // An idle worker does not keep the process alive; one computing a batch does (see embed()).
+          worker.unref();
+          resolve({ id: message.id, dimension: message.dimension });
+        } else if (message.type === "load-failed") {
           reject(new EmbedError(message.message));
           this.stop(worker);
         } else this.settle(message);
@@ -74,10 +77,15 @@ class WorkerSlot {
     await this.start();
     const worker = this.worker;
     if (!worker) throw new EmbedError("embedding worker exited before it could take a batch");
-    return new Promise<Float32Array>((resolve, reject) => {
-      this.batch = { id: batchId, size: texts.length, resolve, reject };
-      worker.postMessage({ batchId, texts } satisfies EmbedRequest);
-    });
+    worker.ref();
+    try {
+      return await new Promise<Float32Array>((resolve, reject) => {
+        this.batch = { id: batchId, size: texts.length, resolve, reject };
+        worker.postMessage({ batchId, texts } satisfies EmbedRequest);
+      });
+    } finally {
+      worker.unref();
+    }
   }
 
   private settle(message: Extract<WorkerMessage, { batchId: number }>): void {

@@ -5,13 +5,14 @@ import { type Embedder, EmbedError } from "../../src/embed/index.ts";
 
 const standIn = new URL("./stand-in-worker.ts", import.meta.url);
 
-/** The stand-in's vector is [batch size, text length, 1] scaled to unit length. */
-function decode(vector: Float32Array | undefined): { batchSize: number; textLength: number } {
+/** The stand-in's vector is [batch size, text length, thread id, 1] scaled to unit length. */
+function decode(vector: Float32Array | undefined): { batchSize: number; textLength: number; thread: number } {
   assert.ok(vector);
-  const scale = vector[2] as number;
+  const scale = vector[3] as number;
   return {
     batchSize: Math.round((vector[0] as number) / scale),
     textLength: Math.round((vector[1] as number) / scale),
+    thread: Math.round((vector[2] as number) / scale),
   };
 }
 
@@ -24,7 +25,7 @@ describe("worker pool with micro-batching (stand-in model)", () => {
 
   it("takes id and dimension from the model loaded in the worker", () => {
     assert.equal(embedder.id, "stand-in@1");
-    assert.equal(embedder.dimension, 3);
+    assert.equal(embedder.dimension, 4);
   });
 
   it("merges concurrent single-text calls into shared batches and returns each caller its own vector", async () => {
@@ -77,10 +78,35 @@ describe("worker pool with micro-batching (stand-in model)", () => {
   });
 });
 
+describe("two workers", () => {
+  it("share the batches of a large call and return the vectors in order", async () => {
+    const embedder = await startEmbedder(standIn, undefined, 2);
+    try {
+      const texts = Array.from({ length: 128 }, (_, index) => "z".repeat(index + 1));
+      const decoded = (await embedder.embed(texts)).map(decode);
+      assert.deepEqual(
+        decoded.map((entry) => entry.textLength),
+        texts.map((text) => text.length),
+      );
+      assert.equal(new Set(decoded.map((entry) => entry.thread)).size, 2);
+    } finally {
+      await embedder.close();
+    }
+  });
+
+  it("reject a worker count that is not a whole number of at least 1", async () => {
+    await assert.rejects(
+      startEmbedder(standIn, undefined, 0),
+      /workers must be a whole number of at least 1 \(got 0\)/,
+    );
+  });
+});
+
 describe("a worker that dies", () => {
   it("rejects every call in its batch with a clear error, then a new worker serves the next call", async () => {
     const embedder = await startEmbedder(standIn, undefined, 1);
     try {
+      const before = decode((await embedder.embed(["before"]))[0]).thread;
       const dying = embedder.embed(["exit"]);
       const sharing = embedder.embed(["shares the batch"]);
       for (const call of [dying, sharing])
@@ -92,6 +118,7 @@ describe("a worker that dies", () => {
         );
       const [vector] = await embedder.embed(["recovered"]);
       assert.equal(decode(vector).textLength, 9);
+      assert.notEqual(decode(vector).thread, before, "a new worker thread computed it");
     } finally {
       await embedder.close();
     }

@@ -1,16 +1,17 @@
 // A stand-in model served through the real worker protocol, so the pool, batching, cache and recovery can be
-// tested without a real model. Each vector encodes the batch it was computed in: [batch size, text length, 1].
+// tested without a real model. Each vector encodes how it was computed: [batch size, text length, thread id, 1].
 // The text "exit" makes the worker thread exit; "throw" makes the model call fail.
+import { threadId } from "node:worker_threads";
 import { serveModel } from "../../src/embed/serve-model.ts";
 
 await serveModel(async () => ({
   id: "stand-in@1",
-  dimension: 3,
+  dimension: 4,
   async embedBatch(texts: string[]) {
     if (texts.includes("exit")) process.exit(7);
     if (texts.includes("throw")) throw new Error("stand-in model failure");
     // Stays busy a little so that calls made meanwhile queue up behind this batch.
     await new Promise((resolve) => setTimeout(resolve, 20));
-    return texts.map((text) => Float32Array.of(texts.length, text.length, 1));
+    return texts.map((text) => Float32Array.of(texts.length, text.length, threadId, 1));
   },
 }));

@@ -67,9 +67,9 @@ export async function loadTransformers(model = DEFAULT_TRANSFORMERS_MODEL): Prom
   try {
     extractor = await pipeline("feature-extraction", local ? folder : model, { dtype: "fp32" });
   } catch (error) {
-    throw new EmbedError(`could not load transformers model "${model}": ${(error as Error).message}`, {
-      cause: error,
-    });
+    const source = local ? `model folder ${folder}` : `"${model}" from the Hugging Face hub`;
+    const hint = local ? "" : " (without network, pass a local model folder)";
+    throw new EmbedError(`could not load ${source}: ${(error as Error).message}${hint}`, { cause: error });
   }
   const embedBatch = async (texts: string[]): Promise<Float32Array[]> => {
     const output = await extractor(texts, { pooling: "mean", normalize: true });
