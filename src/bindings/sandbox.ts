@@ -6,10 +6,12 @@ import type { Provider } from "../dispatch/index.ts";
 import type { Sandbox } from "../synth/index.ts";
 
 export function sandboxProvider(binding: SandboxBinding, tool: Tool, sandbox: Sandbox): Provider {
-  let code: Promise<string> | undefined = binding.code === undefined ? undefined : Promise.resolve(binding.code);
+  let code: Promise<string> | undefined =
+    binding.code === undefined ? undefined : Promise.resolve(binding.code);
   const source = (): Promise<string> => {
     if (code === undefined) {
-      if (binding.file === undefined) throw new Error(`tool ${tool.name}: sandbox binding has no code or file`);
+      if (binding.file === undefined)
+        throw new Error(`tool ${tool.name}: sandbox binding has no code or file`);
       const file = binding.file;
       code = readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
         code = undefined; // a missing file may appear later; do not cache the failure

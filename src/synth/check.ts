@@ -13,48 +13,56 @@ const CAPABILITIES_HINT =
   "use only built-in JavaScript and what ctx grants (ctx.fetch, ctx.html, ctx.console)";
 
 /** Names a tool may not mention at all, with the sentence that tells the author what to do instead. */
-const REFUSED_NAMES: Record<string, string> = {
-  require: `tools cannot load modules; ${CAPABILITIES_HINT}`,
-  module: `tools are not modules; define only the tool function`,
-  exports: `tools do not export anything; define only the tool function`,
-  process: `the host process is not reachable from a tool; take configuration from args`,
-  global: `there is no global object to reach; keep state in local variables`,
-  globalThis: `the global object is off limits; keep state in local variables`,
-  window: `there is no window; keep state in local variables`,
-  self: `there is no global self; keep state in local variables`,
-  eval: "code generation from strings is refused; write the code directly",
-  Function: "the Function constructor generates code from strings and is refused; write the code directly",
-  AsyncFunction: "code generation from strings is refused; write the code directly",
-  GeneratorFunction: "code generation from strings is refused; write the code directly",
-  AsyncGeneratorFunction: "code generation from strings is refused; write the code directly",
-  WebAssembly: "WebAssembly is not available in the sandbox; write the logic in JavaScript",
-  SharedArrayBuffer: "shared memory is not available in the sandbox; use ordinary arrays or ArrayBuffer",
-  Atomics: "Atomics is not available in the sandbox (there is no shared memory)",
-  WeakRef: "WeakRef is not available in the sandbox; hold values in ordinary variables",
-  FinalizationRegistry: "FinalizationRegistry is not available in the sandbox",
-  setTimeout: "the sandbox has no timers; await ctx.fetch or return directly",
-  setInterval: "the sandbox has no timers; loop directly and return",
-  setImmediate: "the sandbox has no timers; await ctx.fetch or return directly",
-  queueMicrotask: "the sandbox has no task queue API; use async/await",
-  fetch: "there is no global fetch; call ctx.fetch(url, init), granted by the tool's capabilities",
-  console: "there is no global console; use ctx.console.log/warn/error",
-  Buffer: "Buffer is a Node API and is not available; use TextEncoder-free string handling or Uint8Array",
-  __dirname: "there is no file system in the sandbox",
-  __filename: "there is no file system in the sandbox",
-};
+const REFUSED_NAMES = new Map<string, string>(
+  Object.entries({
+    require: `tools cannot load modules; ${CAPABILITIES_HINT}`,
+    module: `tools are not modules; define only the tool function`,
+    exports: `tools do not export anything; define only the tool function`,
+    process: `the host process is not reachable from a tool; take configuration from args`,
+    global: `there is no global object to reach; keep state in local variables`,
+    globalThis: `the global object is off limits; keep state in local variables`,
+    window: `there is no window; keep state in local variables`,
+    self: `there is no global self; keep state in local variables`,
+    eval: "code generation from strings is refused; write the code directly",
+    Function: "the Function constructor generates code from strings and is refused; write the code directly",
+    AsyncFunction: "code generation from strings is refused; write the code directly",
+    GeneratorFunction: "code generation from strings is refused; write the code directly",
+    AsyncGeneratorFunction: "code generation from strings is refused; write the code directly",
+    WebAssembly: "WebAssembly is not available in the sandbox; write the logic in JavaScript",
+    SharedArrayBuffer: "shared memory is not available in the sandbox; use ordinary arrays or ArrayBuffer",
+    Atomics: "Atomics is not available in the sandbox (there is no shared memory)",
+    WeakRef: "WeakRef is not available in the sandbox; hold values in ordinary variables",
+    FinalizationRegistry: "FinalizationRegistry is not available in the sandbox",
+    setTimeout: "the sandbox has no timers; await ctx.fetch or return directly",
+    setInterval: "the sandbox has no timers; loop directly and return",
+    setImmediate: "the sandbox has no timers; await ctx.fetch or return directly",
+    queueMicrotask: "the sandbox has no task queue API; use async/await",
+    fetch: "there is no global fetch; call ctx.fetch(url, init), granted by the tool's capabilities",
+    console: "there is no global console; use ctx.console.log/warn/error",
+    Buffer: "Buffer is a Node API and is not available; use TextEncoder-free string handling or Uint8Array",
+    __dirname: "there is no file system in the sandbox",
+    __filename: "there is no file system in the sandbox",
+  }),
+);
 
-/** Property names that lead out of plain data: to constructors, prototypes or the caller's frames. */
-const REFUSED_PROPERTIES: Record<string, string> = {
-  constructor: "reaching .constructor can lead to the Function constructor; refer to classes by name instead",
-  __proto__: "__proto__ changes or exposes prototypes; use Object.create(null) or plain objects",
-  __defineGetter__: "define plain data properties instead of getters",
-  __defineSetter__: "define plain data properties instead of setters",
-  __lookupGetter__: "inspect plain data properties instead of getters",
-  __lookupSetter__: "inspect plain data properties instead of setters",
-  caller: "function.caller exposes other frames and is refused",
-  callee: "arguments.callee is refused; name the function and call it by name",
-  setPrototypeOf: "changing prototypes is refused; build plain objects instead",
-};
+/**
+ * Property names that lead out of plain data: to constructors, prototypes or the caller's frames. (A Map,
+ * because "__proto__" in an object literal would set the prototype instead of making a key.)
+ */
+const REFUSED_PROPERTIES = new Map<string, string>([
+  [
+    "constructor",
+    "reaching .constructor can lead to the Function constructor; refer to classes by name instead",
+  ],
+  ["__proto__", "__proto__ changes or exposes prototypes; use Object.create(null) or plain objects"],
+  ["__defineGetter__", "define plain data properties instead of getters"],
+  ["__defineSetter__", "define plain data properties instead of setters"],
+  ["__lookupGetter__", "inspect plain data properties instead of getters"],
+  ["__lookupSetter__", "inspect plain data properties instead of setters"],
+  ["caller", "function.caller exposes other frames and is refused"],
+  ["callee", "arguments.callee is refused; name the function and call it by name"],
+  ["setPrototypeOf", "changing prototypes is refused; build plain objects instead"],
+]);
 
 /** Built-in globals a tool may read but must not modify. */
 const BUILTINS = new Set([
@@ -183,9 +191,8 @@ export function checkCode(code: string, name: string): Violation[] {
         break;
       case "Identifier": {
         const identifier = n.name as string;
-        const advice = REFUSED_NAMES[identifier];
-        if (advice !== undefined && Object.hasOwn(REFUSED_NAMES, identifier))
-          report(n, `\`${identifier}\` is refused: ${advice}`);
+        const advice = REFUSED_NAMES.get(identifier);
+        if (advice !== undefined) report(n, `\`${identifier}\` is refused: ${advice}`);
         break;
       }
       case "ThisExpression": {
@@ -202,16 +209,24 @@ export function checkCode(code: string, name: string): Violation[] {
       }
       case "MemberExpression": {
         const property = staticName(n.property as AnyNode, n.computed as boolean);
-        if (property !== undefined && Object.hasOwn(REFUSED_PROPERTIES, property))
-          report(n.property as AnyNode, `\`.${property}\` is refused: ${REFUSED_PROPERTIES[property]}`);
+        const advice = property === undefined ? undefined : REFUSED_PROPERTIES.get(property);
+        if (advice !== undefined) report(n.property as AnyNode, `\`.${property}\` is refused: ${advice}`);
         break;
       }
       case "Property": {
         const key = staticName(n.key as AnyNode, n.computed as boolean);
         if (key === "__proto__" && parent?.type === "ObjectExpression" && !n.computed)
           report(n, "a __proto__ key in an object literal sets its prototype and is refused");
-        if (key === "constructor" && parent?.type === "ObjectPattern")
-          report(n, `destructuring \`constructor\` is refused: ${REFUSED_PROPERTIES.constructor}`);
+        break;
+      }
+      case "ObjectPattern": {
+        // acorn-walk does not visit the Property nodes of a pattern, so their keys are checked here.
+        for (const property of n.properties as AnyNode[]) {
+          const key = staticName(property.key as AnyNode, property.computed as boolean);
+          const advice = key === undefined ? undefined : REFUSED_PROPERTIES.get(key);
+          if (property.type === "Property" && advice !== undefined)
+            report(property, `destructuring \`${key}\` is refused: ${advice}`);
+        }
         break;
       }
       case "AssignmentExpression":

@@ -1,0 +1,211 @@
+// The second code provider: an OpenAI-compatible chat-completions endpoint writes the tool from an intent,
+// and every structured failure is sent back to it for another attempt, up to `maxRounds` (the closed
+// self-correction loop). The wire format is the plain chat-completions one, spoken over fetch: any
+// OpenAI-compatible server (vLLM, llama.cpp, Ollama, hosted APIs) answers it, and no SDK is needed for
+// one POST.
+import { z } from "zod";
+import type { Capabilities } from "../catalog/index.ts";
+import {
+  type SynthesisDeps,
+  type SynthesisFailure,
+  type SynthesisOutcome,
+  synthesize,
+} from "./synthesize.ts";
+
+export interface LlmConfig {
+  /** e.g. "https://api.openai.com/v1"; "/chat/completions" is appended. */
+  baseUrl: string;
+  model: string;
+  apiKey?: string;
+}
+
+export interface IntentRequest {
+  /** What the tool should do, in plain words (the unmatched query). */
+  intent?: string;
+  /** Fixed by the caller when given; otherwise the model proposes them. */
+  name?: string;
+  description?: string;
+  inputSchema?: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  /** Arguments the tool will be called with first; used as its test call. */
+  arguments?: Record<string, unknown>;
+  examples?: { arguments: Record<string, unknown>; expect?: unknown }[];
+  /** Granted by the caller, never by the model. */
+  capabilities?: Capabilities;
+  category?: string;
+}
+
+export interface IntentDeps extends SynthesisDeps {
+  llm: LlmConfig;
+  /** Attempts, counting the first (default 3). */
+  maxRounds?: number;
+  /** Names already in use: the model must pick another, so a synthesized tool never replaces one. */
+  isTaken?: (name: string) => boolean;
+  /** Per request to the endpoint (default 60 s). */
+  llmTimeoutMs?: number;
+}
+
+export type IntentOutcome = SynthesisOutcome & { rounds: number };
+
+/** The endpoint could not be asked (network, HTTP status, malformed reply envelope). */
+export class LlmError extends Error {
+  readonly status: number | undefined;
+  constructor(message: string, status?: number) {
+    super(message);
+    this.name = "LlmError";
+    this.status = status;
+  }
+}
+
+interface ChatMessage {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+const chatReplySchema = z.object({
+  choices: z.array(z.object({ message: z.object({ content: z.string() }) })).min(1),
+});
+
+const proposalSchema = z.looseObject({
+  name: z.string().optional(),
+  description: z.string().optional(),
+  inputSchema: z.record(z.string(), z.unknown()).optional(),
+  outputSchema: z.record(z.string(), z.unknown()).optional(),
+  code: z.string(),
+});
+
+const SYSTEM_PROMPT = `You write tools for Switchboard. A tool is JavaScript that defines exactly one top-level function:
+
+  async function <name>(args, ctx) { ... return result; }
+
+Rules:
+- Nothing else at the top level: put helpers inside the function. No import, require, eval, Function, process, globalThis, this, timers, or changes to built-ins and prototypes.
+- args is the JSON input, validated against inputSchema. Return plain JSON data (objects, arrays, strings, numbers, booleans, null): no Dates, Maps, class instances or functions.
+- ctx.console.log/warn/error(...) records messages. ctx.fetch(url, { method, headers, body }) and ctx.html(markup, cssSelector, { attr, limit }) exist only if granted (stated below); otherwise compute offline.
+- Throw an Error with a clear message for bad input.
+
+Reply with one JSON object and nothing else:
+{"name": "<identifier>", "description": "<one paragraph: what it does, inputs, output>", "inputSchema": {"type": "object", ...}, "outputSchema": {"type": "object", ...}, "code": "<the JavaScript>"}`;
+
+function firstPrompt(request: IntentRequest): string {
+  const lines = [`Write a tool for this intent: ${request.intent ?? request.description ?? ""}`];
+  if (request.name) lines.push(`The function must be named ${request.name}.`);
+  if (request.description && request.intent) lines.push(`Description: ${request.description}`);
+  if (request.inputSchema) lines.push(`Use exactly this inputSchema: ${JSON.stringify(request.inputSchema)}`);
+  if (request.outputSchema)
+    lines.push(`Use exactly this outputSchema: ${JSON.stringify(request.outputSchema)}`);
+  if (request.arguments)
+    lines.push(`It will first be called with args = ${JSON.stringify(request.arguments)}`);
+  const granted = request.capabilities ?? {};
+  if (granted.fetch)
+    lines.push(`ctx.fetch is granted for URLs starting with: ${granted.fetch.allow.join(", ")}`);
+  else lines.push("ctx.fetch is not granted: the tool must work offline.");
+  lines.push(granted.html ? "ctx.html is granted." : "ctx.html is not granted.");
+  return lines.join("\n");
+}
+
+function feedback(failure: SynthesisFailure): string {
+  return [
+    `That tool failed at the "${failure.stage}" stage (${failure.kind}). Problems:`,
+    JSON.stringify(failure.errors, null, 1),
+    "Fix every problem and reply with the whole corrected JSON object again.",
+  ].join("\n");
+}
+
+async function ask(llm: LlmConfig, messages: ChatMessage[], deps: IntentDeps): Promise<string> {
+  const url = `${llm.baseUrl.replace(/\/+$/, "")}/chat/completions`;
+  const signals = [AbortSignal.timeout(deps.llmTimeoutMs ?? 60_000), ...(deps.signal ? [deps.signal] : [])];
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        ...(llm.apiKey ? { authorization: `Bearer ${llm.apiKey}` } : {}),
+      },
+      body: JSON.stringify({ model: llm.model, messages, temperature: 0 }),
+      signal: AbortSignal.any(signals),
+    });
+  } catch (error) {
+    throw new LlmError(`the LLM endpoint ${url} is unreachable: ${(error as Error).message}`);
+  }
+  const text = await response.text();
+  if (!response.ok)
+    throw new LlmError(
+      `the LLM endpoint answered ${response.status}: ${text.slice(0, 300)}`,
+      response.status,
+    );
+  let reply: z.infer<typeof chatReplySchema>;
+  try {
+    reply = chatReplySchema.parse(JSON.parse(text));
+  } catch {
+    throw new LlmError(`the LLM endpoint's reply is not a chat completion: ${text.slice(0, 300)}`);
+  }
+  return (reply.choices[0] as { message: { content: string } }).message.content;
+}
+
+/** The JSON object in a reply, which models sometimes wrap in a ```json fence or in prose. */
+function proposalFrom(content: string): { proposal: z.infer<typeof proposalSchema> } | SynthesisFailure {
+  const fenced = /```(?:json)?\s*\n([\s\S]*?)```/.exec(content)?.[1];
+  const candidates = [content, fenced, content.slice(content.indexOf("{"), content.lastIndexOf("}") + 1)];
+  for (const candidate of candidates) {
+    if (!candidate) continue;
+    try {
+      const parsed = proposalSchema.safeParse(JSON.parse(candidate));
+      if (parsed.success) return { proposal: parsed.data };
+    } catch {}
+  }
+  return {
+    ok: false,
+    stage: "definition",
+    kind: "invalid",
+    errors: [{ message: 'the reply is not one JSON object with at least a "code" string field' }],
+  };
+}
+
+/** Asks the configured LLM for a tool that serves `request.intent`, feeding failures back for fixes. */
+export async function synthesizeFromIntent(request: IntentRequest, deps: IntentDeps): Promise<IntentOutcome> {
+  const maxRounds = deps.maxRounds ?? 3;
+  const messages: ChatMessage[] = [
+    { role: "system", content: SYSTEM_PROMPT },
+    { role: "user", content: firstPrompt(request) },
+  ];
+  let last: SynthesisFailure | undefined;
+  for (let round = 1; round <= maxRounds; round++) {
+    const content = await ask(deps.llm, messages, deps);
+    messages.push({ role: "assistant", content });
+    const reply = proposalFrom(content);
+    let outcome: SynthesisOutcome;
+    if (!("proposal" in reply)) outcome = reply;
+    else {
+      const { proposal } = reply;
+      const name = request.name ?? proposal.name;
+      outcome =
+        name !== undefined && request.name === undefined && deps.isTaken?.(name)
+          ? {
+              ok: false,
+              stage: "definition",
+              kind: "invalid",
+              errors: [{ path: "name", message: `a tool named ${name} already exists; choose another name` }],
+            }
+          : await synthesize(
+              {
+                name,
+                description: request.description ?? proposal.description ?? request.intent,
+                inputSchema: request.inputSchema ?? proposal.inputSchema,
+                outputSchema: request.outputSchema ?? proposal.outputSchema,
+                code: proposal.code,
+                ...(request.capabilities ? { capabilities: request.capabilities } : {}),
+                ...(request.arguments ? { testArgs: request.arguments } : {}),
+                ...(request.examples ? { examples: request.examples } : {}),
+                ...(request.category ? { category: request.category } : {}),
+              },
+              deps,
+            );
+    }
+    if (outcome.ok) return { ...outcome, rounds: round };
+    last = outcome;
+    messages.push({ role: "user", content: feedback(outcome) });
+  }
+  return { ...(last as SynthesisFailure), rounds: maxRounds };
+}
