@@ -45,12 +45,7 @@ export class Semaphore {
       };
       const timer = setTimeout(() => {
         leave();
-        reject(
-          new DispatchError(
-            "queue_timeout",
-            `waited ${timeoutMs} ms for a free slot (${what}: ${this.limit} at once) and gave up`,
-          ),
-        );
+        reject(new DispatchError("queue_timeout", `${what}: ${this.limit} at once`));
       }, timeoutMs);
       const waiter: Waiter = {
         resolve: () => {

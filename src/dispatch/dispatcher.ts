@@ -95,8 +95,8 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
     this.#policyOf = policyResolver(this.options);
     this.#global = new Semaphore(this.options.globalConcurrency);
     this.#breakers = new BreakerRegistry(deps.store, (change) => this.emit("breaker", change));
-    this.#cache = new ResultCache(this.options.cacheEntries, Date.now);
-    this.#log = new ExecutionLog(this.options.historySize, this.options.staleInProgressMs, Date.now);
+    this.#cache = new ResultCache(this.options.cacheEntries, () => Date.now());
+    this.#log = new ExecutionLog(this.options.historySize, this.options.staleInProgressMs, () => Date.now());
     this.#sleep = deps.sleep ?? realSleep;
     this.#random = deps.random ?? Math.random;
   }
@@ -235,17 +235,10 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
     } catch (error) {
       const failure = error as DispatchError;
       if (failure.class === "cancelled") return { result: this.#cancelled(prep, started, provenance) };
-      this.emit("rejected", {
-        callId: call.id,
-        tool: tool.name,
-        class: "queue_timeout",
-        message: failure.message,
-      });
+      const message = `waited ${this.options.queueTimeoutMs} ms for a free slot (${failure.message}) and gave up`;
+      this.emit("rejected", { callId: call.id, tool: tool.name, class: "queue_timeout", message });
       return {
-        result: this.#finish(prep, started, provenance, "failed", {
-          class: "queue_timeout",
-          message: failure.message,
-        }),
+        result: this.#finish(prep, started, provenance, "failed", { class: "queue_timeout", message }),
       };
     }
 
