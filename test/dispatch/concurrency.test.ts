@@ -184,5 +184,5 @@ test("context modifiers apply after the whole batch, in call order", async () =>
   assert.deepEqual(results[0]?.output, { ok: true }, "the modifier wrapper is not part of the output");
   assert.equal(context.cwd, "/c");
   await dispatcher.execute([{ id: "e", name: "shell", arguments: {} }], { context });
-  assert.equal(seen.e, "/c");
+  assert.equal((seen as Record<string, unknown>).e, "/c");
 });
