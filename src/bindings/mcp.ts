@@ -1,0 +1,84 @@
+// The provider behind an `mcp` binding: one SDK client per server (stdio command+args, or Streamable HTTP
+// url), shared by every tool of that server and kept open between calls; a server that goes away is
+// reconnected on the next call. `isError` results become errors. closeMcpClients() ends them all.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { McpBinding, Tool } from "../catalog/index.ts";
+import type { Provider } from "../dispatch/index.ts";
+
+/** A result the MCP server marked `isError`: the tool ran and refused; `content` is what it said. */
+export class McpToolError extends Error {
+  readonly content: unknown[];
+  constructor(message: string, content: unknown[]) {
+    super(message);
+    this.name = "McpToolError";
+    this.content = content;
+  }
+}
+
+const pool = new Map<string, Promise<Client>>();
+
+function serverKey(binding: McpBinding): string {
+  if (binding.url !== undefined) return binding.url;
+  if (binding.command !== undefined) return [binding.command, ...(binding.args ?? [])].join(" ");
+  throw new Error("an mcp binding needs a 'command' or a 'url'");
+}
+
+function connect(key: string, binding: McpBinding): Promise<Client> {
+  const pooled = pool.get(key);
+  if (pooled) return pooled;
+  const client = new Client({ name: "switchboard", version: "0.1.0" });
+  const transport =
+    binding.url !== undefined
+      ? new StreamableHTTPClientTransport(new URL(binding.url))
+      : new StdioClientTransport({
+          command: binding.command as string,
+          args: binding.args ?? [],
+          stderr: "inherit",
+        });
+  const connecting = client.connect(transport).then(() => client);
+  pool.set(key, connecting);
+  client.onclose = () => {
+    if (pool.get(key) === connecting) pool.delete(key);
+  };
+  connecting.catch(() => {
+    if (pool.get(key) === connecting) pool.delete(key);
+  });
+  return connecting;
+}
+
+function textOf(content: unknown[]): string | undefined {
+  const texts = content.map((item) =>
+    (item as { type?: string; text?: string }).type === "text" ? (item as { text: string }).text : undefined,
+  );
+  return texts.every((t) => t !== undefined) ? texts.join("\n") : undefined;
+}
+
+export function mcpProvider(binding: McpBinding, tool: Tool): Provider {
+  const key = serverKey(binding);
+  const name = binding.tool ?? tool.name;
+  return {
+    id: `mcp:${key}#${name}`,
+    async invoke(args, { signal }) {
+      const client = await connect(key, binding);
+      const result = await client.callTool({ name, arguments: args }, undefined, { signal });
+      const content = (result.content ?? []) as unknown[];
+      if (result.isError) {
+        throw new McpToolError(
+          `tool ${name} on ${key}: ${textOf(content) ?? "the server reported an error"}`,
+          content,
+        );
+      }
+      // Structured content when the tool declares it; otherwise its text, or the content items as they are.
+      return result.structuredContent ?? textOf(content) ?? content;
+    },
+  };
+}
+
+/** Closes every pooled MCP client (stopping stdio servers); the next call connects again. */
+export async function closeMcpClients(): Promise<void> {
+  const clients = [...pool.values()];
+  pool.clear();
+  await Promise.all(clients.map(async (connecting) => (await connecting.catch(() => undefined))?.close()));
+}
