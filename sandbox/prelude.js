@@ -36,6 +36,11 @@ function prelude() {
   const NativeProxy = Proxy;
   const NativeSet = Set;
   const NativeWeakSet = WeakSet;
+  const NativeMap = Map;
+  const NativePromise = Promise;
+  const mapGet = Map.prototype.get;
+  const mapSet = Map.prototype.set;
+  const mapDelete = Map.prototype.delete;
   const NativeError = Error;
   const NativeTypeError = TypeError;
   const stackGetter = getOwnPropertyDescriptor(new Error("probe"), "stack")?.get;
@@ -280,8 +285,28 @@ function prelude() {
     });
   }
 
-  /** Binds the host's bridges (undefined when not granted); returns setup(name). */
+  /**
+   * Binds the host's bridges (undefined when not granted); returns { setup, settle }. The fetch bridge
+   * only starts a request (the host cannot hand a promise across): the host answers later by calling
+   * settle(id, ok, payload), which only the host holds.
+   */
   return function connect(hostFetch, hostHtml, maxOutputChars) {
+    const pending = new NativeMap();
+    let lastId = 0;
+    const startFetch = (json) =>
+      new NativePromise((resolve, reject) => {
+        lastId += 1;
+        apply(mapSet, pending, [lastId, { resolve, reject }]);
+        hostFetch(lastId, json);
+      });
+    function settle(id, ok, payload) {
+      const waiting = apply(mapGet, pending, [id]);
+      if (waiting === undefined) return;
+      apply(mapDelete, pending, [id]);
+      if (ok) waiting.resolve(payload);
+      else waiting.reject(new NativeError(payload));
+    }
+
     function makeCtx(lines) {
       const ctx = { console: makeConsole(lines) };
       if (hostFetch !== undefined) {
@@ -292,7 +317,7 @@ function prelude() {
             headers: init.headers === undefined ? {} : parse(encode(init.headers, 65536)),
             body: init.body === undefined || init.body === null ? undefined : StringCtor(init.body),
           };
-          return makeResponse(await hostFetch(encode(request, maxOutputChars)));
+          return makeResponse(await startFetch(encode(request, maxOutputChars)));
         };
       }
       if (hostHtml !== undefined) {
@@ -310,7 +335,7 @@ function prelude() {
       return encode({ ok: false, error, console: lines }, maxOutputChars + 65536);
     }
 
-    return function setup(name) {
+    function setup(name) {
       const tool = getOwnPropertyDescriptor(G, name)?.value;
       if (typeof tool !== "function") throw new NativeTypeError(`the code does not define function ${name}`);
       freeze(tool);
@@ -334,6 +359,8 @@ function prelude() {
         }
         return `{"ok":true,"value":${json},"console":${encode(lines, maxOutputChars)}}`;
       };
-    };
+    }
+
+    return freeze({ setup, settle });
   };
 }

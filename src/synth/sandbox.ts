@@ -127,22 +127,35 @@ class WarmIsolate {
   ): Promise<WarmIsolate> {
     const { isolate, context, connect } = blank;
     let warm: WarmIsolate | undefined;
+    let settle: ivm.Reference<unknown> | undefined;
     const fetchGrant = capabilities.fetch;
+    // Fire-and-forget from the isolate's side; the answer goes back through settle(id, ok, payload).
     const hostFetch =
       fetchGrant === undefined
         ? undefined
         : new ivm.Callback(
-            (json: string) => proxiedFetch(fetchGrant, json, warm?.callSignal ?? AbortSignal.abort()),
-            {
-              async: true,
+            (id: number, json: string) => {
+              proxiedFetch(fetchGrant, json, warm?.callSignal ?? AbortSignal.abort())
+                .then(
+                  (reply) => [true, reply] as const,
+                  (error: Error) => [false, error.message] as const,
+                )
+                .then(([ok, payload]) =>
+                  settle?.apply(undefined, [id, ok, payload], { arguments: { copy: true } }),
+                )
+                .catch(() => {}); // the isolate was disposed meanwhile: nobody is waiting
             },
+            { ignored: true },
           );
     const hostHtml = capabilities.html ? new ivm.Callback(selectHtml) : undefined;
-    const setup = (await connect.apply(undefined, [hostFetch, hostHtml, maxOutputChars], {
+    const bound = (await connect.apply(undefined, [hostFetch, hostHtml, maxOutputChars], {
       result: { reference: true },
       timeout: SETUP_TIMEOUT_MS,
-    })) as ivm.Reference<unknown>;
+    })) as ivm.Reference<{ setup: unknown; settle: unknown }>;
     connect.release();
+    const setup = await bound.get("setup", { reference: true });
+    settle = await bound.get("settle", { reference: true });
+    bound.release();
     let script: ivm.Script;
     try {
       script = await isolate.compileScript(`${STRICT_PREFIX}${request.code}`, {
