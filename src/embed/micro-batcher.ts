@@ -1,7 +1,8 @@
 // Merges embedding calls into model batches: calls that arrive in the same turn of the event loop, or while
 // every worker is busy, are sent together as one batch (up to `maxBatch` texts) and split back per call.
-// Large calls are cut into batches so that they spread over workers and a query never waits behind a whole
-// catalog. Written here rather than taken from a library because it must follow worker availability.
+// Large calls are cut into batches so that they spread over workers, and small calls (queries) go first, so
+// that a query waits behind at most one batch of a catalog being indexed, never the whole catalog.
+// Written here rather than taken from a library because it must follow worker availability.
 import { EmbedError } from "./errors.ts";
 import type { WorkerPool } from "./worker-pool.ts";
 
@@ -14,7 +15,10 @@ interface Pending {
 export class MicroBatcher {
   private readonly pool: WorkerPool;
   private readonly maxBatch: number;
-  private queue: Pending[] = [];
+  /** Calls of fewer than maxBatch texts, served first. */
+  private queries: Pending[] = [];
+  /** Slices of larger calls, in order. */
+  private bulk: Pending[] = [];
   private drainScheduled = false;
   private closed = false;
 
@@ -26,10 +30,11 @@ export class MicroBatcher {
 
   async embed(texts: string[]): Promise<Float32Array[]> {
     if (this.closed) throw new EmbedError("embedder is closed");
+    const queue = texts.length < this.maxBatch ? this.queries : this.bulk;
     const parts: Promise<Float32Array[]>[] = [];
     for (let start = 0; start < texts.length; start += this.maxBatch) {
       const part = texts.slice(start, start + this.maxBatch);
-      parts.push(new Promise((resolve, reject) => this.queue.push({ texts: part, resolve, reject })));
+      parts.push(new Promise((resolve, reject) => queue.push({ texts: part, resolve, reject })));
     }
     this.scheduleDrain();
     return (await Promise.all(parts)).flat();
@@ -46,15 +51,19 @@ export class MicroBatcher {
   }
 
   private drain(): void {
-    while (this.queue.length > 0 && this.pool.hasIdle()) {
+    while (this.queries.length + this.bulk.length > 0 && this.pool.hasIdle()) {
       const batch: Pending[] = [];
       let size = 0;
-      for (const next of this.queue) {
-        if (batch.length > 0 && size + next.texts.length > this.maxBatch) break;
-        batch.push(next);
-        size += next.texts.length;
+      for (const queue of [this.queries, this.bulk]) {
+        while (
+          queue.length > 0 &&
+          (batch.length === 0 || size + (queue[0] as Pending).texts.length <= this.maxBatch)
+        ) {
+          const next = queue.shift() as Pending;
+          batch.push(next);
+          size += next.texts.length;
+        }
       }
-      this.queue = this.queue.slice(batch.length);
       void this.run(batch);
     }
   }
@@ -79,7 +88,8 @@ export class MicroBatcher {
   close(): void {
     this.closed = true;
     const error = new EmbedError("embedder closed before this call was embedded");
-    for (const pending of this.queue) pending.reject(error);
-    this.queue = [];
+    for (const pending of [...this.queries, ...this.bulk]) pending.reject(error);
+    this.queries = [];
+    this.bulk = [];
   }
 }

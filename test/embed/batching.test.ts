@@ -56,6 +56,17 @@ describe("worker pool with micro-batching (stand-in model)", () => {
     assert.deepEqual([...new Set(decoded.map((entry) => entry.batchSize))], [64, 22]);
   });
 
+  it("serves a query before the rest of a large call that was already waiting", async () => {
+    const finished: string[] = [];
+    const catalog = embedder.embed(Array.from({ length: 640 }, (_, index) => `tool ${index}`));
+    const query = embedder.embed(["a query"]);
+    await Promise.all([
+      catalog.then(() => finished.push("catalog")),
+      query.then(() => finished.push("query")),
+    ]);
+    assert.deepEqual(finished, ["query", "catalog"]);
+  });
+
   it("returns unit vectors and serves repeated texts from the cache", async () => {
     const [first] = await embedder.embed(["repeated query"]);
     const [again] = await Promise.all([embedder.embed(["repeated query"]), embedder.embed(["other text"])]);
