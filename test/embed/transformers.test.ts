@@ -1,7 +1,7 @@
 // The transformers provider on a tiny BERT-shaped ONNX model that the project generates: the real loading
 // path (tokenizer.json, ONNX Runtime session, mean pooling, normalisation), offline.
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -87,6 +87,16 @@ describe("transformers model folder problems", () => {
         error instanceof EmbedError &&
         error.message.includes(folder) &&
         /is missing onnx\/model\.onnx \(/.test(error.message),
+    );
+  });
+
+  it("names the folder whose model file is not a valid ONNX model", async () => {
+    const folder = await writeTinyModel(join(root, "corrupt"));
+    await writeFile(join(folder, "onnx", "model.onnx"), "not a protobuf");
+    await assert.rejects(
+      createEmbedder({ kind: "transformers", model: folder }),
+      (error: Error) =>
+        error instanceof EmbedError && error.message.startsWith(`could not load model folder ${folder}: `),
     );
   });
 
