@@ -164,15 +164,61 @@ function outputSchemaOf(operation: OpenAPIV3.OperationObject, components: Record
   return schema.type === "object" ? converter.root(schema) : undefined;
 }
 
+/** What every operation of one document shares. */
+interface DocumentContext {
+  api: OpenAPIV3.Document;
+  base: string;
+  components: Record<string, unknown>;
+  /** Prefix of the environment variables that hold the API's credentials, from its title. */
+  envPrefix: string;
+  /** Every environment variable a binding reads, to tell the user what to set. */
+  secrets: Set<string>;
+  warnings: string[];
+}
+
+/**
+ * The operation's credentials become `{env.NAME}` placeholders in its binding: the importer never sees a
+ * secret, and the http binding reads it from the environment at call time. Of alternative requirements
+ * the first is used; an empty one (`security: []`, `{}`) means no credentials.
+ */
+function applySecurity(
+  operation: OpenAPIV3.OperationObject,
+  doc: DocumentContext,
+  name: string,
+  query: Record<string, string>,
+  headers: Record<string, string>,
+) {
+  const requirement = (operation.security ?? doc.api.security ?? [])[0] ?? {};
+  for (const schemeName of Object.keys(requirement)) {
+    const scheme = doc.api.components?.securitySchemes?.[schemeName] as
+      | OpenAPIV3.SecuritySchemeObject
+      | undefined;
+    if (!scheme) continue;
+    const env = `${doc.envPrefix}_${schemeName}`.toUpperCase().replace(/[^A-Z0-9]+/g, "_");
+    const placeholder = `{env.${env}}`;
+    if (scheme.type === "apiKey" && scheme.in === "cookie") {
+      doc.warnings.push(
+        `${name}: cookie API key "${schemeName}" is not supported by http bindings; left out`,
+      );
+      continue;
+    }
+    if (scheme.type === "apiKey" && scheme.in === "query") query[scheme.name] ??= placeholder;
+    else if (scheme.type === "apiKey") headers[scheme.name] ??= placeholder;
+    else if (scheme.type === "http" && scheme.scheme.toLowerCase() === "basic")
+      headers.Authorization ??= `Basic ${placeholder}`;
+    else headers.Authorization ??= `Bearer ${placeholder}`;
+    doc.secrets.add(env);
+  }
+}
+
 function operationTool(
   operation: OpenAPIV3.OperationObject,
   pathParameters: OpenAPIV3.ParameterObject[],
   method: Method,
   path: string,
-  base: string,
-  components: Record<string, unknown>,
-  warnings: string[],
+  doc: DocumentContext,
 ): Tool {
+  const { base, components, warnings } = doc;
   const name = toolName(operation, method.toLowerCase(), path);
   // Operation parameters override path-level ones with the same name and location.
   const parameters = new Map<string, OpenAPIV3.ParameterObject>();
@@ -199,6 +245,7 @@ function operationTool(
     if (parameter.in === "query") query[parameter.name] = `{${argument}}`;
     if (parameter.in === "header") headers[parameter.name] = `{${argument}}`;
   }
+  applySecurity(operation, doc, name, query, headers);
   const binding: HttpBinding = { type: "http", method, url };
   if (Object.keys(query).length > 0) binding.query = query;
   if (Object.keys(headers).length > 0) binding.headers = headers;
@@ -254,8 +301,18 @@ export async function importOpenApi(spec: string): Promise<OpenApiImport> {
   }
   const api = document as OpenAPIV3.Document;
   const warnings: string[] = [];
-  const base = baseUrl(api, warnings);
-  const components = (api.components?.schemas ?? {}) as Record<string, unknown>;
+  const doc: DocumentContext = {
+    api,
+    base: baseUrl(api, warnings),
+    components: (api.components?.schemas ?? {}) as Record<string, unknown>,
+    envPrefix:
+      api.info.title
+        .toUpperCase()
+        .replace(/[^A-Z0-9]+/g, "_")
+        .replace(/^_+|_+$/g, "") || "API",
+    secrets: new Set(),
+    warnings,
+  };
   const tools: Tool[] = [];
   const names = new Set<string>();
   for (const [path, item] of Object.entries(api.paths ?? {})) {
@@ -273,9 +330,7 @@ export async function importOpenApi(spec: string): Promise<OpenApiImport> {
         (item.parameters ?? []) as OpenAPIV3.ParameterObject[],
         method as Method,
         path,
-        base,
-        components,
-        warnings,
+        doc,
       );
       const wanted = tool.name;
       for (let n = 2; names.has(tool.name); n++) tool.name = `${wanted.slice(0, 60)}_${n}`;
@@ -284,5 +339,8 @@ export async function importOpenApi(spec: string): Promise<OpenApiImport> {
     }
   }
   if (tools.length === 0) warnings.push(`${spec}: the document has no operations`);
+  if (doc.secrets.size > 0) {
+    warnings.push(`the bindings read credentials from the environment: set ${[...doc.secrets].join(", ")}`);
+  }
   return { tools, warnings };
 }

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, test } from "node:test";
 import { type BindingError, createProvider, HttpStatusError } from "../../src/bindings/index.ts";
-import type { HttpBinding, Tool } from "../../src/catalog/index.ts";
+import { type HttpBinding, importOpenApi, type Tool } from "../../src/catalog/index.ts";
 import { classify } from "../../src/dispatch/index.ts";
 import type { Sandbox } from "../../src/synth/index.ts";
 
@@ -36,6 +36,7 @@ before(async () => {
         query: [...url.searchParams],
         authorization: req.headers.authorization ?? null,
         requestId: req.headers["x-request-id"] ?? null,
+        apiKey: req.headers["x-api-key"] ?? null,
         contentType: req.headers["content-type"] ?? null,
         body: body ? JSON.parse(body) : null,
         data: { items: ["a", "b"] },
@@ -208,4 +209,31 @@ test("a refused connection keeps its socket error code", async () => {
     assert.equal(classify(error).class, "connection");
     return true;
   });
+});
+
+test("operations imported from OpenAPI run end to end through their http bindings", async () => {
+  const { tools } = await importOpenApi(new URL("../fixtures/petstore.yaml", import.meta.url).pathname);
+  process.env.PETSTORE_API_KEY = "pk-123";
+  const run = (name: string, args: Record<string, unknown>) => {
+    const tool = tools.find((t) => t.name === name) as Tool;
+    const binding = tool.binding as HttpBinding;
+    const local = { ...binding, url: binding.url.replace("https://eu.petstore.example/v1", `${base}/echo`) };
+    return createProvider(local, tool, noSandbox).invoke(args, {
+      signal: new AbortController().signal,
+      callId: "c",
+      context: {},
+    }) as Promise<Record<string, unknown>>;
+  };
+  const shown = await run("showPetById", { petId: 7 });
+  assert.equal(shown.rawPath, "/echo/pets/7");
+  assert.equal(shown.apiKey, "pk-123");
+  const created = await run("createPet", { body: { name: "Rex" } });
+  assert.deepEqual(created.body, { name: "Rex" });
+  const listed = await run("listPets", { limit: 2, tags: ["dog", "cat"] });
+  assert.deepEqual(listed.query, [
+    ["limit", "2"],
+    ["tags", "dog"],
+    ["tags", "cat"],
+  ]);
+  assert.equal(listed.apiKey, null, "a public operation sends no key");
 });

@@ -49,7 +49,9 @@ test("every operation becomes a tool, named by operationId or by method and path
       "createCategory",
     ],
   );
-  assert.deepEqual(warnings, []);
+  assert.deepEqual(warnings, [
+    "the bindings read credentials from the environment: set PETSTORE_API_KEY, PETSTORE_BEARER",
+  ]);
   assert.equal(tool("listPets").description, "List all pets\n\nPets in the store, newest first.");
   assert.equal(tool("listCategories").description, "The category tree");
 });
@@ -109,18 +111,26 @@ test("annotations follow the method, and bindings map path, query, header and bo
     url: "https://eu.petstore.example/v1/pets",
     query: { limit: "{limit}", tags: "{tags}" },
   });
-  assert.deepEqual(tool("deletePet").binding, {
-    type: "http",
-    method: "DELETE",
-    url: "https://eu.petstore.example/v1/pets/{petId}",
-    headers: { "X-Request-Id": "{X-Request-Id}" },
-  });
   assert.deepEqual(tool("updatePet").binding, {
     type: "http",
     method: "PUT",
     url: "https://eu.petstore.example/v1/pets/{petId}",
+    headers: { "X-API-Key": "{env.PETSTORE_API_KEY}" },
     body: "body",
   });
+});
+
+test("credentials become {env.NAME} placeholders: the document's default, an override, and a public operation", () => {
+  assert.deepEqual(tool("deletePet").binding, {
+    type: "http",
+    method: "DELETE",
+    url: "https://eu.petstore.example/v1/pets/{petId}",
+    headers: { "X-Request-Id": "{X-Request-Id}", Authorization: "Bearer {env.PETSTORE_BEARER}" },
+  });
+  assert.deepEqual((tool("showPetById").binding as { headers: object }).headers, {
+    "X-API-Key": "{env.PETSTORE_API_KEY}",
+  });
+  assert.ok(!("headers" in (tool("listPets").binding as object)), "security: [] means no credentials");
 });
 
 test("the CLI writes the tools with --out, prints them without, and the output passes catalog validate", async () => {
@@ -135,7 +145,7 @@ test("the CLI writes the tools with --out, prints them without, and the output p
     out,
     "--json",
   ]);
-  assert.deepEqual(JSON.parse(written.stdout), { out, tools: 8, warnings: [] });
+  assert.deepEqual(JSON.parse(written.stdout), { out, tools: 8, warnings });
   assert.deepEqual(JSON.parse(await readFile(out, "utf8")), tools);
 
   const printed = await run(process.execPath, [cli, "catalog", "import", "openapi", petstore]);
