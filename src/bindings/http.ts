@@ -87,7 +87,9 @@ class Filler {
     const filled = template.replace(PLACEHOLDER, (_, placeholder: string) => {
       const value = this.value(placeholder);
       if (value === undefined) missing = true;
-      return encode(value ?? "");
+      // {env.NAME} is configuration (a base URL such as the shop API's, a key) and goes in verbatim;
+      // only arguments are encoded.
+      return placeholder.startsWith("env.") ? (value ?? "") : encode(value ?? "");
     });
     return missing ? undefined : filled;
   }
