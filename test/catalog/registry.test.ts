@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
+import { promisify } from "node:util";
 import { OVERLAY_KEY, type ToolChange, ToolRegistry, ToolValidationError } from "../../src/catalog/index.ts";
 import { FileStore, StoreError } from "../../src/store/index.ts";
 
@@ -144,4 +146,17 @@ test("an unreadable overlay is reported, never overwritten", async () => {
   await assert.rejects(registry.put({ ...weather, name: "other" }, "api"), StoreError);
   assert.equal(await readFile(store.pathOf(OVERLAY_KEY), "utf8"), "{ torn");
   assert.ok(registry.get("get_weather"), "the last good view stays in use");
+});
+
+test("two processes putting at once lose no tool and no version", async () => {
+  const { store } = await setup();
+  const putter = join(import.meta.dirname, "../fixtures/registry-putter.ts");
+  const run = promisify(execFile);
+  const times = 12;
+  await Promise.all(
+    ["a", "b"].map((prefix) => run(process.execPath, [putter, store.root, prefix, String(times)])),
+  );
+  const registry = await ToolRegistry.open({ store });
+  assert.equal(registry.list().length, 2 * times + 1);
+  assert.equal(registry.get("shared")?.version, 2 * times, "every put of the shared tool counted");
 });
