@@ -21,7 +21,6 @@ class WorkerSlot {
   private ready: Promise<ModelInfo> | undefined;
   private batch: Batch | undefined;
   private lastError: Error | undefined;
-  private closing = false;
   private readonly entry: URL;
   private readonly data: unknown;
   busy = false;
@@ -57,7 +56,7 @@ class WorkerSlot {
         this.ready = undefined;
         const cause = this.lastError ? `: ${this.lastError.message}` : "";
         reject(new EmbedError(`embedding worker exited with code ${code} before its model loaded${cause}`));
-        if (this.batch && !this.closing) {
+        if (this.batch) {
           this.batch.reject(
             new EmbedError(
               `embedding worker exited with code ${code} while embedding ${this.batch.size} texts${cause}; ` +
@@ -73,8 +72,13 @@ class WorkerSlot {
     return this.ready;
   }
 
-  async embed(batchId: number, texts: string[]): Promise<Float32Array> {
-    await this.start();
+  async embed(batchId: number, texts: string[], expectedModel: string): Promise<Float32Array> {
+    const { id } = await this.start();
+    // A restarted worker reloads the model from disk: vectors from changed files must not be mixed in.
+    if (id !== expectedModel)
+      throw new EmbedError(
+        `the restarted embedding worker loaded model ${id}, not ${expectedModel}; recreate the embedder`,
+      );
     const worker = this.worker;
     if (!worker) throw new EmbedError("embedding worker exited before it could take a batch");
     worker.ref();
@@ -105,7 +109,6 @@ class WorkerSlot {
   }
 
   async close(): Promise<void> {
-    this.closing = true;
     this.batch?.reject(new EmbedError("embedder closed while a batch was being embedded"));
     this.batch = undefined;
     const worker = this.worker;
@@ -153,7 +156,7 @@ export class WorkerPool {
     if (!slot) throw new EmbedError("no idle embedding worker (internal scheduling error)");
     slot.busy = true;
     try {
-      return await slot.embed(this.nextBatchId++, texts);
+      return await slot.embed(this.nextBatchId++, texts, this.id);
     } finally {
       slot.busy = false;
       this.onIdle();

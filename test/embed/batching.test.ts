@@ -1,4 +1,7 @@
 import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { startEmbedder } from "../../src/embed/embedder.ts";
 import { type Embedder, EmbedError } from "../../src/embed/index.ts";
@@ -132,6 +135,25 @@ describe("a worker that dies", () => {
       assert.notEqual(decode(vector).thread, before, "a new worker thread computed it");
     } finally {
       await embedder.close();
+    }
+  });
+
+  it("is not replaced by a worker that loads a different model", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "switchboard-embed-"));
+    const idFile = join(folder, "model-id");
+    await writeFile(idFile, "stand-in@1");
+    const embedder = await startEmbedder(standIn, { idFile }, 1);
+    try {
+      await writeFile(idFile, "stand-in@2");
+      await assert.rejects(embedder.embed(["exit"]), /worker exited with code 7/);
+      await assert.rejects(
+        embedder.embed(["after the model changed"]),
+        /the restarted embedding worker loaded model stand-in@2, not stand-in@1/,
+      );
+      assert.equal(embedder.id, "stand-in@1");
+    } finally {
+      await embedder.close();
+      await rm(folder, { recursive: true, force: true });
     }
   });
 
