@@ -54,7 +54,7 @@ function invoke(name: string, args: Record<string, unknown>) {
   const tool = tools.find((t) => t.name === name) as Tool;
   assert.ok(tool?.binding, `no tool ${name}`);
   const provider = createProvider(tool.binding, tool, { sandbox });
-  return provider.invoke(args, { signal: new AbortController().signal, callId: "test" });
+  return provider.invoke(args, { signal: new AbortController().signal, callId: "test", context: {} });
 }
 
 test("refund_order posts the refund to the configured shop with the key and the idempotency key", async () => {
