@@ -144,6 +144,10 @@ function prelude() {
       if (value === null || value === undefined) return emit("null");
       switch (typeof value) {
         case "string":
+          // Checked before stringify, which would first copy a huge string.
+          if (value.length > limit - size)
+            throw new OutputError(`the result is larger than the ${limit}-character limit`);
+          return emit(stringify(value));
         case "boolean":
           return emit(stringify(value));
         case "number":
