@@ -30,6 +30,8 @@ export async function startEmbedder(entry: URL, data: unknown, workers?: number)
     id: pool.id,
     dimension: pool.dimension,
     async embed(texts) {
+      const wrong = texts.findIndex((text) => typeof text !== "string");
+      if (wrong >= 0) throw new EmbedError(`texts[${wrong}] is ${typeof texts[wrong]}, not a string`);
       const results = texts.map((text) => cache.get(text)?.slice());
       const missing = [...new Set(texts.filter((_, index) => results[index] === undefined))];
       if (missing.length > 0) {

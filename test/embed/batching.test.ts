@@ -82,6 +82,13 @@ describe("worker pool with micro-batching (stand-in model)", () => {
     assert.deepEqual(third, first, "changing a returned vector does not change the cache");
   });
 
+  it("rejects a text that is not a string, naming its position", async () => {
+    await assert.rejects(
+      embedder.embed(["fine", 42 as unknown as string]),
+      (error: Error) => error instanceof EmbedError && error.message === "texts[1] is number, not a string",
+    );
+  });
+
   it("returns an empty list for no texts", async () => {
     assert.deepEqual(await embedder.embed([]), []);
   });
