@@ -259,6 +259,7 @@ export class Sandbox {
       this.running.delete(isolate);
     }
     this.release(key, isolate);
+    this.refillSpare();
     if (reply.ok) return { value: reply.value, console: reply.console };
     const failure = reply.error ?? { stage: "runtime", name: "Error", message: "unknown failure" };
     const message = failure.stage === "output" ? failure.message : `${failure.name}: ${failure.message}`;
@@ -315,14 +316,27 @@ export class Sandbox {
     }
   }
 
-  /** The spare blank isolate (or a new one if none is ready), and a replacement started in the background. */
-  private async takeSpare(): Promise<BlankIsolate> {
+  /** The spare blank isolate, or a new one if none is ready. */
+  private takeSpare(): Promise<BlankIsolate> {
     const taken = this.spare ?? createBlankIsolate(this.memoryLimitMb);
-    this.spare = createBlankIsolate(this.memoryLimitMb);
-    this.spare.catch(() => {
-      this.spare = undefined;
-    });
+    this.spare = undefined;
     return taken;
+  }
+
+  /**
+   * Starts making the next spare once the current call has answered: creating an isolate blocks the event
+   * loop for a few milliseconds, which must not land inside the synthesis that consumed the last one.
+   */
+  private refillSpare(): void {
+    if (this.spare !== undefined || this.closed) return;
+    setImmediate(() => {
+      if (this.spare !== undefined || this.closed) return;
+      const spare = createBlankIsolate(this.memoryLimitMb);
+      this.spare = spare;
+      spare.catch(() => {
+        if (this.spare === spare) this.spare = undefined;
+      });
+    });
   }
 
   private release(key: string, isolate: WarmIsolate) {
