@@ -1,11 +1,11 @@
 // Runs tool code in isolated-vm isolates.
 //
-// Where isolates run: in the main process. A child process would survive a V8 fatal error inside an
-// isolate, but isolated-vm already contains what untrusted code can provoke on purpose (an out-of-memory
-// disposes only that isolate, a runaway loop is cut by the timeout and by disposal from the host), and
-// every call through a child costs an IPC round trip that alone exceeds the whole warm-call budget
-// (README "Sandbox"). The escape and abuse suite (test/synth/abuse.test.ts) checks that the host keeps
-// serving after each of those.
+// Where isolates run: in the main process (the reasons and the measurements are in sandbox/README.md).
+// isolated-vm contains what hostile code can provoke on purpose: an out-of-memory disposes only that
+// isolate, a runaway loop is cut by the timeout and by disposal from the host, and the escape and abuse
+// suite (test/synth/abuse.test.ts) checks that the host keeps serving after each. A child process would
+// add an IPC round trip (measured 0.08 ms p50, as much as a whole warm call) and a second boundary for the
+// fetch/html bridges, to protect against what is left: a V8 or isolated-vm bug that takes the process down.
 //
 // Warm path: a fresh context costs ~0.7 ms on this machine, more than the warm-call budget, so each tool
 // gets a pool of warm isolates holding one context each, prepared once: the prelude tames and freezes the
