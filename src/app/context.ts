@@ -1,7 +1,6 @@
 // "Context saved": how many prompt tokens the returned definitions cost against putting the whole catalog
-// in front of the model. gpt-tokenizer's o200k encoding stands in for every model's tokenizer: the ratio,
-// not the exact count, is what matters.
-import { countTokens } from "gpt-tokenizer";
+// in front of the model, counted with the dispatcher's token estimator (the same one its result budgets
+// use): the ratio, not the exact count, is what matters.
 import type { Tool } from "../catalog/index.ts";
 import { formatDefinition } from "./formats.ts";
 import type { DefinitionFormat } from "./requests.ts";
@@ -13,35 +12,47 @@ export interface ContextSaved {
   savedRatio: number;
 }
 
-export function definitionTokens(definition: unknown): number {
-  return countTokens(JSON.stringify(definition));
-}
-
-/** Token counts of the whole catalog per format, computed on first use and forgotten on any change. */
+/**
+ * Token counts per tool definition and format, and of the whole catalog, computed on first use. Tool
+ * objects are replaced on every put, so a WeakMap keyed by them never serves a stale count; the catalog
+ * total is forgotten on any change.
+ */
 export class CatalogTokens {
   readonly #list: () => Tool[];
-  readonly #cache = new Map<DefinitionFormat, number>();
+  readonly #countText: (text: string) => number;
+  readonly #perTool = new WeakMap<Tool, Map<DefinitionFormat, number>>();
+  readonly #catalog = new Map<DefinitionFormat, number>();
 
-  constructor(list: () => Tool[]) {
+  constructor(list: () => Tool[], countText: (text: string) => number) {
     this.#list = list;
+    this.#countText = countText;
+  }
+
+  of(tool: Tool, format: DefinitionFormat): number {
+    let counts = this.#perTool.get(tool);
+    if (!counts) {
+      counts = new Map();
+      this.#perTool.set(tool, counts);
+    }
+    let count = counts.get(format);
+    if (count === undefined) {
+      count = this.#countText(JSON.stringify(formatDefinition(tool, format)));
+      counts.set(format, count);
+    }
+    return count;
   }
 
   invalidate(): void {
-    this.#cache.clear();
-  }
-
-  total(format: DefinitionFormat): number {
-    let total = this.#cache.get(format);
-    if (total === undefined) {
-      total = 0;
-      for (const tool of this.#list()) total += definitionTokens(formatDefinition(tool, format));
-      this.#cache.set(format, total);
-    }
-    return total;
+    this.#catalog.clear();
   }
 
   saved(returnedTokens: number, format: DefinitionFormat): ContextSaved {
-    const catalogTokens = this.total(format);
+    let catalogTokens = this.#catalog.get(format);
+    if (catalogTokens === undefined) {
+      catalogTokens = 0;
+      for (const tool of this.#list()) catalogTokens += this.of(tool, format);
+      this.#catalog.set(format, catalogTokens);
+    }
     const savedTokens = Math.max(0, catalogTokens - returnedTokens);
     return {
       returnedTokens,

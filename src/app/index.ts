@@ -1,4 +1,10 @@
-export { type ContextSaved, definitionTokens } from "./context.ts";
+export {
+  type ConfigOverrides,
+  configFrom,
+  type SwitchboardConfig,
+  switchboardConfigSchema,
+} from "./config.ts";
+export type { ContextSaved } from "./context.ts";
 export { formatDefinition, providerToolName, strictSchema } from "./formats.ts";
 export { type BreakerReading, Metrics } from "./metrics.ts";
 export {
@@ -17,6 +23,7 @@ export {
   toolCallSchema,
   toolSchema,
 } from "./requests.ts";
+export { type OpenOptions, openSwitchboard } from "./switchboard.ts";
 export {
   AppError,
   type AppErrorCode,

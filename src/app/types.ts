@@ -1,5 +1,7 @@
 // The Switchboard object's public surface: what the CLI, the HTTP API and the MCP server call.
 import type { SchemaIssue, Tool } from "../catalog/index.ts";
+import type { CallResult } from "../dispatch/index.ts";
+import type { SynthesisIssue, SynthesisStage, TestRun } from "../synth/index.ts";
 import type { ContextSaved } from "./context.ts";
 import type { Metrics } from "./metrics.ts";
 import type {
@@ -28,45 +30,37 @@ export interface RouteResponse {
   context: ContextSaved;
 }
 
-export interface CallResult {
-  id: string;
-  name: string;
-  status: "completed" | "failed" | "timeout" | "cancelled";
-  output?: unknown;
-  error?: { class: string; message: string; issues?: SchemaIssue[] };
-  provenance?: unknown;
-  timing?: unknown;
-}
+export type { CallResult };
 
 export type Step =
   | { step: "route"; matched: boolean; threshold: number; candidates: { name: string; score: number }[] }
   | { step: "validate"; tool: string; ok: boolean; issues?: SchemaIssue[]; inputSchema?: unknown }
   | { step: "execute"; result: CallResult }
-  | { step: "synthesize"; ok: boolean; tool?: string; stage?: string; errors?: unknown[] }
-  | { step: "register"; tool: string; version?: number };
+  | { step: "synthesize"; ok: true; tool: string; rounds: number }
+  | { step: "synthesize"; ok: false; stage: SynthesisStage; errors: SynthesisIssue[] }
+  | { step: "register"; tool: string; version: number };
 
 export interface RouteAndExecuteResponse {
-  /** completed/failed: the call ran; invalid_arguments: fix `arguments` per the validate step; no_match. */
-  status: "completed" | "failed" | "invalid_arguments" | "no_match";
+  /**
+   * completed/failed: the call ran; invalid_arguments: fix `arguments` per the validate step; no_match:
+   * nothing cleared the threshold and no LLM is configured; synthesis_failed: the LLM's tool failed its checks.
+   */
+  status: "completed" | "failed" | "invalid_arguments" | "no_match" | "synthesis_failed";
   tool?: string;
   result?: CallResult;
   steps: Step[];
 }
 
-export interface SynthesisResponse {
-  ok: boolean;
-  tool?: Tool;
-  stage?: string;
-  errors?: unknown[];
-}
+/** The synthesizer's outcome: the registered tool and its test runs, or the failing stage and its problems. */
+export type SynthesisResponse =
+  | { ok: true; tool: Tool; tests: TestRun[] }
+  | { ok: false; stage: SynthesisStage; kind: string; errors: SynthesisIssue[] };
 
 export interface Switchboard {
   route(request: RouteRequest): Promise<RouteResponse>;
   execute(calls: ToolCall[], options?: { signal?: AbortSignal }): Promise<CallResult[]>;
   routeAndExecute(request: RouteAndExecuteRequest): Promise<RouteAndExecuteResponse>;
   synthesize(request: SynthesizeRequest): Promise<SynthesisResponse>;
-  /** True when an LLM provider is configured, so synthesis works without given code. */
-  readonly canSynthesizeFromIntent: boolean;
   listTools(): Tool[];
   getTool(name: string): Tool | undefined;
   putTool(tool: Tool): Promise<Tool>;

@@ -64,6 +64,9 @@ export async function createHttpServer(options: HttpServerOptions) {
     forceCloseConnections: "idle",
   });
 
+  // Bodies are JSON only: a text/plain body gets 415 rather than a confusing type error.
+  server.removeContentTypeParser("text/plain");
+
   server.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
     const access = request.routeOptions.config.access ?? "public";
@@ -89,17 +92,25 @@ export async function createHttpServer(options: HttpServerOptions) {
 
   server.setErrorHandler((error, request, reply) => {
     const { status, body } = toProblem(error, BODY_LIMIT_BYTES);
-    if (status >= 500) request.log.error({ err: error }, "request failed");
+    // Only unexpected failures carry a stack; refusals are the caller's business, logged in one line.
+    if (status === 500) request.log.error({ err: error }, "request failed");
     else request.log.info({ code: body.error.code, status }, body.error.message);
     return reply.status(status).send(body);
   });
   server.setNotFoundHandler((request, reply) =>
-    reply
-      .status(404)
-      .send({
-        error: { code: "not_found", message: `no endpoint ${request.method} ${request.url.split("?")[0]}` },
-      }),
+    reply.status(404).send({
+      error: { code: "not_found", message: `no endpoint ${request.method} ${request.url.split("?")[0]}` },
+    }),
   );
+
+  // While draining, answers close their connection, so close() does not wait out keep-alive timeouts.
+  let closing = false;
+  server.addHook("preClose", async () => {
+    closing = true;
+  });
+  server.addHook("onSend", async (_request, reply) => {
+    if (closing) reply.header("connection", "close");
+  });
 
   server.addHook("onResponse", async (request, reply) => {
     app?.metrics.httpDuration.observe(
@@ -131,12 +142,13 @@ export async function createHttpServer(options: HttpServerOptions) {
       config: { access: route.access },
       handler: async (request, reply) => {
         const body = route.body ? parseOr400(route.body, request.body, "body") : undefined;
-        return route.handle({
+        const answer = await route.handle({
           app: readyApp(),
           body,
           params: request.params as Record<string, string>,
           signal: abortedWithClient(reply),
         });
+        return reply.status(route.statusOf?.(answer) ?? 200).send(answer);
       },
     });
   }

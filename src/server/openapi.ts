@@ -50,6 +50,7 @@ const PUBLIC_PATHS = {
 
 export function openApiDocument(routes: ApiRoute[], version: string): object {
   const paths: Record<string, Record<string, unknown>> = structuredClone(PUBLIC_PATHS);
+  const components: Record<string, unknown> = { Error: errorSchema };
   for (const route of routes) {
     const operation: Record<string, unknown> = {
       summary: route.summary,
@@ -76,8 +77,14 @@ export function openApiDocument(routes: ApiRoute[], version: string): object {
     if (route.path.includes("{"))
       (operation.responses as Record<string, unknown>)[404] = errorResponse("no such tool");
     if (route.body) {
-      const schema = z.toJSONSchema(route.body, { io: "input", unrepresentable: "any" });
-      delete schema.$schema;
+      // Named schemas (zod meta ids) become OpenAPI components instead of per-operation $defs.
+      const generated = JSON.stringify(z.toJSONSchema(route.body, { io: "input", unrepresentable: "any" }));
+      const {
+        $schema: _,
+        $defs,
+        ...schema
+      } = JSON.parse(generated.replaceAll('"#/$defs/', '"#/components/schemas/'));
+      Object.assign(components, $defs);
       operation.requestBody = { required: true, content: { "application/json": { schema } } };
     }
     const item = paths[route.path] ?? {};
@@ -95,7 +102,7 @@ export function openApiDocument(routes: ApiRoute[], version: string): object {
     security: [{ bearer: [] }],
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
-      schemas: { Error: errorSchema },
+      schemas: components,
     },
     paths,
   };

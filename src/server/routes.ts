@@ -27,6 +27,8 @@ export interface ApiRoute<S extends z.ZodType = z.ZodType> {
   access: Access;
   summary: string;
   body?: S;
+  /** The success status when it depends on the answer (default 200). */
+  statusOf?(answer: unknown): number;
   handle(context: RouteContext<z.infer<S>>): Promise<unknown>;
 }
 
@@ -79,6 +81,8 @@ export const apiRoutes: ApiRoute[] = [
     access: "maintainer",
     summary: "Synthesize a tool (from code, or from the description when an LLM is configured)",
     body: synthesizeRequestSchema,
+    // A tool that fails a check is not registered: 422 with the stage and each problem.
+    statusOf: (answer) => ((answer as { ok: boolean }).ok ? 200 : 422),
     handle: ({ app, body }) => app.synthesize(body),
   }),
   route({

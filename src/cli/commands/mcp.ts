@@ -1,11 +1,48 @@
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { z } from "zod";
+import { configFrom, openSwitchboard } from "../../app/index.ts";
+import { createLogger, readEnv } from "../../config/index.ts";
+import { createMcpServer } from "../../server/index.ts";
+import { parseCommand } from "../args.ts";
 import type { Command } from "../main.ts";
 
-// Placeholder until issue 6 lands this command's engine.
+const usage = `
+Usage:
+  switchboard mcp [--data DIR] [--catalog PATH]
+
+Serves the whole catalog to an MCP client over stdio through three tools: search_tools (route),
+call_tool (execute through the dispatcher) and synthesize_tool. Stdout carries only the protocol; logs go
+to stderr. The same server is reachable over Streamable HTTP at /mcp of \`switchboard serve\`.
+
+Example client configuration:
+  { "command": "npx", "args": ["switchboard", "mcp"], "cwd": "/path/to/switchboard" }
+`;
+
+const flags = { data: { type: "string" }, catalog: { type: "string" } } as const;
+const optionsSchema = z.object({ data: z.string().min(1).optional(), catalog: z.string().min(1).optional() });
+
 export const command: Command = {
   summary: "Start the MCP stdio server (search_tools, call_tool, synthesize_tool)",
-  usage: "switchboard mcp (not available yet: arrives with issue 6)",
-  async run() {
-    process.stderr.write("switchboard mcp: not available yet (arrives with issue 6)\n");
-    return 1;
+  usage,
+  async run(argv) {
+    const { options } = parseCommand(argv, flags, optionsSchema);
+    const env = readEnv();
+    const logger = createLogger(env.SWITCHBOARD_LOG_LEVEL);
+    const app = await openSwitchboard(configFrom(env, options), { logger });
+    // Over stdio the client is the local user who started the process: the maintainer.
+    const server = createMcpServer(app, { allowSynthesis: true });
+    const transport = new StdioServerTransport();
+    const closed = new Promise<void>((resolve) => {
+      transport.onclose = resolve;
+      process.stdin.once("end", resolve);
+      process.once("SIGTERM", resolve);
+      process.once("SIGINT", resolve);
+    });
+    await server.connect(transport);
+    logger.info({ tools: app.listTools().length }, "MCP server ready on stdio");
+    await closed;
+    await server.close();
+    await app.close();
+    return 0;
   },
 };

@@ -1,11 +1,109 @@
+import { isIP } from "node:net";
+import { z } from "zod";
+import { configFrom, openSwitchboard, type Switchboard } from "../../app/index.ts";
+import { ConfigError, createLogger, readEnv } from "../../config/index.ts";
+import { createHttpServer } from "../../server/index.ts";
+import { parseCommand } from "../args.ts";
 import type { Command } from "../main.ts";
+import { progressBar } from "../output.ts";
 
-// Placeholder until issue 6 lands this command's engine.
+const usage = `
+Usage:
+  switchboard serve [--host HOST] [--port PORT] [--data DIR] [--catalog PATH]
+
+Starts the HTTP service (API under /v1, MCP at /mcp, /openapi.json, /healthz, /readyz, /metrics). It listens
+at once and prints "switchboard listening on http://HOST:PORT" on stdout; /readyz turns 200 when the index
+is loaded (built with a progress bar on first start, loaded warm afterwards). SIGTERM or SIGINT stop it
+gracefully: no new requests, in-flight calls drained for up to 10 s, state persisted.
+
+Options:
+  --host HOST      Interface to bind (SWITCHBOARD_HOST, default 127.0.0.1). Anything but loopback needs keys.
+  --port PORT      Port (SWITCHBOARD_PORT, default 7070); 0 picks a free one.
+  --data DIR       Data folder (SWITCHBOARD_DATA, default .switchboard).
+  --catalog PATH   Catalog file or folder (SWITCHBOARD_CATALOG, default the bundled catalog/).
+
+Environment:
+  SWITCHBOARD_AGENT_KEYS, SWITCHBOARD_MAINTAINER_KEYS   comma-separated bearer keys; none = no auth (loopback only)
+  SWITCHBOARD_RATE_LIMIT                                requests per minute per key (default 600)
+  SWITCHBOARD_LLM_BASE_URL, _MODEL, _API_KEY            OpenAI-compatible endpoint for synthesis from intent
+
+Examples:
+  npm start
+  npx switchboard serve --port 0 --data /tmp/sb
+`;
+
+const flags = {
+  host: { type: "string" },
+  port: { type: "string" },
+  data: { type: "string" },
+  catalog: { type: "string" },
+} as const;
+const optionsSchema = z.object({
+  host: z.string().min(1).optional(),
+  port: z.coerce.number().int().min(0).max(65535).optional(),
+  data: z.string().min(1).optional(),
+  catalog: z.string().min(1).optional(),
+});
+
+const DRAIN_DEADLINE_MS = 10_000;
+
+function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || (isIP(host) === 4 && host.startsWith("127."));
+}
+
 export const command: Command = {
-  summary: "Start the HTTP service (route, execute, synthesize)",
-  usage: "switchboard serve (not available yet: arrives with issue 6)",
-  async run() {
-    process.stderr.write("switchboard serve: not available yet (arrives with issue 6)\n");
-    return 1;
+  summary: "Start the HTTP service (route, execute, synthesize; MCP at /mcp)",
+  usage,
+  async run(argv) {
+    const { options } = parseCommand(argv, flags, optionsSchema);
+    const env = readEnv();
+    const config = configFrom(env, options);
+    const host = options.host ?? env.SWITCHBOARD_HOST;
+    const keys = {
+      agent: env.SWITCHBOARD_AGENT_KEYS ?? [],
+      maintainer: env.SWITCHBOARD_MAINTAINER_KEYS ?? [],
+    };
+    if (!isLoopback(host) && keys.agent.length + keys.maintainer.length === 0)
+      throw new ConfigError(
+        `refusing to serve on ${host} without API keys: set SWITCHBOARD_AGENT_KEYS and/or SWITCHBOARD_MAINTAINER_KEYS`,
+      );
+    const logger = createLogger(env.SWITCHBOARD_LOG_LEVEL);
+    const progress = progressBar("Indexing the catalog", false);
+    const opening = openSwitchboard(config, {
+      logger,
+      onProgress: (done, total) => progress.update(done, total),
+    }).finally(() => progress.stop());
+    const server = await createHttpServer({
+      app: opening,
+      keys,
+      rateLimit: env.SWITCHBOARD_RATE_LIMIT,
+      logger,
+    });
+    const address = await server.listen({ host, port: options.port ?? env.SWITCHBOARD_PORT });
+    process.stdout.write(`switchboard listening on ${address}\n`);
+    if (keys.agent.length + keys.maintainer.length === 0)
+      logger.warn("no API keys configured: every local caller has the maintainer role");
+
+    let app: Switchboard;
+    try {
+      app = await opening;
+    } catch (error) {
+      await server.close();
+      throw error;
+    }
+    logger.info({ tools: app.listTools().length }, "ready");
+
+    const signal = await new Promise<NodeJS.Signals>((resolve) => {
+      process.once("SIGTERM", resolve);
+      process.once("SIGINT", resolve);
+    });
+    logger.info({ signal }, "shutting down: draining in-flight requests");
+    // Fastify's close stops accepting and waits for in-flight requests; past the deadline they are cut.
+    const deadline = setTimeout(() => server.server.closeAllConnections(), DRAIN_DEADLINE_MS);
+    await server.close();
+    clearTimeout(deadline);
+    await app.close();
+    logger.info("stopped; state persisted");
+    return 0;
   },
 };

@@ -1,0 +1,172 @@
+// npm run bench:service [-- --duration 120 --tool NAME --args JSON]
+// Starts the real service (bundled catalog, temporary data folder) and drives /v1/route and /v1/execute
+// with autocannon at 32 connections, each for --duration seconds after a short warm-up. Prints JSON:
+// throughput, p50, p99, errors, and resident memory after warm-up and after the run.
+import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+interface CannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number; average: number; max: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+}
+type Cannon = (options: object) => Promise<CannonResult>;
+// autocannon ships no types; required through CommonJS and typed by the part of its API used here.
+const autocannon = createRequire(import.meta.url)("autocannon") as Cannon;
+
+const CONNECTIONS = 32;
+const WARMUP_SECONDS = 5;
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: "string", default: "120" },
+    tool: { type: "string", default: "calculate" },
+    args: { type: "string", default: '{"expression":"(17 + 25) * 3 / 2"}' },
+  },
+});
+const duration = Number(values.duration);
+if (!Number.isFinite(duration) || duration <= 0)
+  throw new Error("--duration must be a positive number of seconds");
+const toolArgs = JSON.parse(values.args) as Record<string, unknown>;
+
+const QUERIES = [
+  "I want my money back for order 1234",
+  "what's the weather in Paris tomorrow",
+  "convert 5 miles to kilometres",
+  "how many words are in this paragraph",
+  "reset my password",
+  "where is my parcel",
+  "hash this string with sha256",
+  "add 30 days to 2024-01-31",
+];
+
+async function startService(data: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, "bin/switchboard.js"), "serve", "--port", "0", "--data", data],
+    {
+      cwd: ROOT,
+      env: { ...process.env, SWITCHBOARD_RATE_LIMIT: "1000000000", SWITCHBOARD_LOG_LEVEL: "info" },
+      stdio: ["ignore", "pipe", "ignore"],
+    },
+  );
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (\S+)/.exec(out);
+      if (match?.[1]) resolve(match[1]);
+    });
+    void exited.then(() => reject(new Error("the service exited before listening")));
+  });
+  for (;;) {
+    const ready = await fetch(`${url}/readyz`).catch(() => undefined);
+    if (ready?.ok) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    url,
+    async stop() {
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+async function rssBytes(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const match = /^switchboard_process_resident_memory_bytes (\d+(?:\.\d+)?)/m.exec(text);
+  if (!match?.[1]) throw new Error("no resident memory metric in /metrics");
+  return Number(match[1]);
+}
+
+function requestsFor(path: string): object[] {
+  if (path === "/v1/route")
+    return QUERIES.map((query) => ({ method: "POST", path, body: JSON.stringify({ query, topK: 5 }) }));
+  return [
+    {
+      method: "POST",
+      path,
+      body: JSON.stringify({ calls: [{ id: "bench", name: values.tool, arguments: toolArgs }] }),
+    },
+  ];
+}
+
+async function load(url: string, path: string, seconds: number): Promise<CannonResult> {
+  return autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers: { "content-type": "application/json" },
+    requests: requestsFor(path),
+  });
+}
+
+function summary(result: CannonResult) {
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    requests: result.requests.total,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    maxMs: result.latency.max,
+    errors: result.errors + result.timeouts + result.non2xx,
+    p99OverP50: Number((result.latency.p99 / Math.max(result.latency.p50, 1)).toFixed(2)),
+  };
+}
+
+const data = await mkdtemp(join(tmpdir(), "switchboard-bench-"));
+const service = await startService(data);
+try {
+  const probe = await fetch(`${service.url}/v1/execute`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ calls: [{ id: "probe", name: values.tool, arguments: toolArgs }] }),
+  });
+  const probeBody = (await probe.json()) as { results?: { status: string }[] };
+  if (probeBody.results?.[0]?.status !== "completed")
+    throw new Error(`the execute probe did not complete: ${JSON.stringify(probeBody)}`);
+  const rssAtStart = await rssBytes(service.url);
+  await load(service.url, "/v1/route", WARMUP_SECONDS);
+  await load(service.url, "/v1/execute", WARMUP_SECONDS);
+  const rssAfterWarmup = await rssBytes(service.url);
+  const route = summary(await load(service.url, "/v1/route", duration));
+  const execute = summary(await load(service.url, "/v1/execute", duration));
+  const rssAfterRun = await rssBytes(service.url);
+  const mb = (bytes: number) => Number((bytes / 2 ** 20).toFixed(1));
+  process.stdout.write(
+    `${JSON.stringify(
+      {
+        benchmark: "service",
+        connections: CONNECTIONS,
+        durationSecondsPerEndpoint: duration,
+        executeTool: values.tool,
+        route,
+        execute,
+        memory: {
+          rssAtStartMb: mb(rssAtStart),
+          rssAfterWarmupMb: mb(rssAfterWarmup),
+          rssAfterRunMb: mb(rssAfterRun),
+          growthAfterWarmup: Number((rssAfterRun / rssAfterWarmup).toFixed(3)),
+        },
+        targets: {
+          zeroErrors: route.errors === 0 && execute.errors === 0,
+          p99Within3xP50: route.p99OverP50 <= 3 && execute.p99OverP50 <= 3,
+        },
+      },
+      null,
+      2,
+    )}\n`,
+  );
+} finally {
+  await service.stop();
+  await rm(data, { recursive: true, force: true });
+}

@@ -1,0 +1,47 @@
+// What a Switchboard is opened with: from the environment (src/config/env.ts) with command-line flags on
+// top, validated again here so a bad flag gets the same one-sentence error as a bad variable.
+import { z } from "zod";
+import { ConfigError, type Env } from "../config/index.ts";
+import { EMBEDDER_KINDS } from "../embed/index.ts";
+
+export const switchboardConfigSchema = z.strictObject({
+  catalog: z.string().min(1),
+  data: z.string().min(1),
+  embedder: z.strictObject({ kind: z.enum(EMBEDDER_KINDS), model: z.string().min(1).optional() }),
+  /** An OpenAI-compatible chat endpoint that writes tools when nothing matches; synthesis from code works without. */
+  llm: z
+    .strictObject({ baseUrl: z.url(), model: z.string().min(1), apiKey: z.string().min(1).optional() })
+    .optional(),
+});
+
+export type SwitchboardConfig = z.infer<typeof switchboardConfigSchema>;
+
+export interface ConfigOverrides {
+  catalog?: string;
+  data?: string;
+}
+
+export function configFrom(env: Env, overrides: ConfigOverrides = {}): SwitchboardConfig {
+  const llm =
+    env.SWITCHBOARD_LLM_BASE_URL && env.SWITCHBOARD_LLM_MODEL
+      ? {
+          baseUrl: env.SWITCHBOARD_LLM_BASE_URL,
+          model: env.SWITCHBOARD_LLM_MODEL,
+          ...(env.SWITCHBOARD_LLM_API_KEY ? { apiKey: env.SWITCHBOARD_LLM_API_KEY } : {}),
+        }
+      : undefined;
+  if (env.SWITCHBOARD_LLM_BASE_URL && !env.SWITCHBOARD_LLM_MODEL)
+    throw new ConfigError("SWITCHBOARD_LLM_BASE_URL is set but SWITCHBOARD_LLM_MODEL is not: name the model");
+  const parsed = switchboardConfigSchema.safeParse({
+    catalog: overrides.catalog ?? env.SWITCHBOARD_CATALOG,
+    data: overrides.data ?? env.SWITCHBOARD_DATA,
+    embedder: {
+      kind: env.SWITCHBOARD_EMBEDDER,
+      ...(env.SWITCHBOARD_MODEL ? { model: env.SWITCHBOARD_MODEL } : {}),
+    },
+    ...(llm ? { llm } : {}),
+  });
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new ConfigError(`bad configuration: ${issue?.path.join(".")}: ${issue?.message}`);
+}

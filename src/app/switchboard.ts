@@ -1,0 +1,284 @@
+// The composition root: registry → router → dispatcher → bindings → synth, wired once and shared by the
+// CLI, the HTTP API and the MCP server. Catalog changes reach the router incrementally through the
+// registry's change events; nothing here re-implements a subsystem.
+import { randomUUID } from "node:crypto";
+import { closeProviders, providersFor } from "../bindings/index.ts";
+import {
+  type Capabilities,
+  type Tool,
+  ToolRegistry,
+  ToolValidationError,
+  validateAgainstSchema,
+} from "../catalog/index.ts";
+import type { Logger } from "../config/index.ts";
+import { Dispatcher, estimateTokens } from "../dispatch/index.ts";
+import { createEmbedder } from "../embed/index.ts";
+import { Router } from "../router/index.ts";
+import { FileStore } from "../store/index.ts";
+import {
+  type IntentOutcome,
+  type IntentRequest,
+  type LlmConfig,
+  LlmError,
+  Sandbox,
+  type SynthesisOutcome,
+  synthesizeFromIntent,
+  synthesize as synthesizeTool,
+} from "../synth/index.ts";
+import type { SwitchboardConfig } from "./config.ts";
+import { CatalogTokens } from "./context.ts";
+import { formatDefinition, providerToolName } from "./formats.ts";
+import { Metrics } from "./metrics.ts";
+import {
+  type FeedbackPair,
+  type RouteAndExecuteRequest,
+  type RouteRequest,
+  routeRequestSchema,
+  type SynthesizeRequest,
+  type ToolCall,
+} from "./requests.ts";
+import { recordToolSpan } from "./tracing.ts";
+import {
+  AppError,
+  type CallResult,
+  type RouteAndExecuteResponse,
+  type RouteResponse,
+  type Step,
+  type Switchboard,
+  type SynthesisResponse,
+} from "./types.ts";
+
+export interface OpenOptions {
+  logger: Logger;
+  /** Index building progress, on first start or after the catalog changed while stopped. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+export async function openSwitchboard(config: SwitchboardConfig, options: OpenOptions): Promise<Switchboard> {
+  const { logger } = options;
+  const store = new FileStore(config.data);
+  const registry = await ToolRegistry.open({ store, catalog: config.catalog });
+  const embedder = await createEmbedder(config.embedder);
+  const router = await Router.open({
+    tools: registry.list(),
+    store,
+    embedder,
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
+  logger.info({ index: router.report, tools: registry.list().length }, "index ready");
+  const sandbox = new Sandbox();
+  const dispatcher = new Dispatcher({
+    tools: registry,
+    providers: (tool) => providersFor(tool, { sandbox }),
+    store,
+  });
+  await dispatcher.ready();
+  const metrics = new Metrics(() => dispatcher.breakers());
+  dispatcher.on("call", (result) => {
+    metrics.toolDuration.observe({ tool: result.name, status: result.status }, result.timing.totalMs / 1000);
+    recordToolSpan(result);
+  });
+  dispatcher.on("retry", (notice) => metrics.retries.inc({ tool: notice.tool }));
+  dispatcher.on("fallback", (notice) => metrics.fallbacks.inc({ tool: notice.tool }));
+  dispatcher.on("rejected", (notice) => metrics.rejections.inc({ tool: notice.tool, reason: notice.class }));
+
+  const tokens = new CatalogTokens(() => registry.list(), estimateTokens);
+  // Index updates run one at a time in change order, so a put followed by a delete cannot be reordered.
+  // Catalog writes wait for their update, so a tool answered as stored is also routable.
+  let indexing: Promise<void> = Promise.resolve();
+  registry.on("change", (change) => {
+    tokens.invalidate();
+    indexing = indexing
+      .then(() => (change.type === "put" ? router.upsert(change.tool) : router.remove(change.tool.name)))
+      .catch((error: Error) => logger.error({ err: error, tool: change.tool.name }, "index update failed"));
+  });
+
+  /** The catalog name, or the sanitised alias an OpenAI/Anthropic agent saw in a route answer. */
+  const resolveName = (name: string): string | undefined => {
+    if (registry.get(name)) return name;
+    return registry.list().find((tool) => providerToolName(tool.name) === name)?.name;
+  };
+
+  async function route(request: RouteRequest): Promise<RouteResponse> {
+    const parsed = routeRequestSchema.safeParse(request);
+    if (!parsed.success)
+      throw new AppError(
+        "invalid",
+        `invalid route request: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+      );
+    const { query, topK, threshold, categories, format } = parsed.data;
+    const end = metrics.routeDuration.startTimer();
+    const result = await router.route(query, {
+      topK,
+      ...(threshold !== undefined ? { threshold } : {}),
+      ...(categories ? { categories } : {}),
+    });
+    end({ matched: String(result.matched) });
+    let returnedTokens = 0;
+    const tools = result.tools.flatMap((hit) => {
+      const tool = registry.get(hit.name);
+      if (!tool) return [];
+      returnedTokens += tokens.of(tool, format);
+      return [{ name: hit.name, score: hit.score, why: hit.why, definition: formatDefinition(tool, format) }];
+    });
+    return {
+      query,
+      matched: result.matched,
+      threshold: result.threshold,
+      notices: result.notices,
+      format,
+      tools,
+      context: tokens.saved(returnedTokens, format),
+    };
+  }
+
+  async function execute(calls: ToolCall[], options: { signal?: AbortSignal } = {}): Promise<CallResult[]> {
+    const unknown: string[] = [];
+    const resolved = calls.map((call, i) => {
+      const name = resolveName(call.name);
+      if (!name) unknown.push(`calls.${i}.name "${call.name}"`);
+      return { ...call, name: name ?? call.name };
+    });
+    if (unknown.length > 0) throw new AppError("not_found", `unknown tool(s): ${unknown.join(", ")}`);
+    return dispatcher.execute(resolved, options);
+  }
+
+  async function register(tool: Tool, origin: "api" | "synthesized"): Promise<Tool> {
+    try {
+      const { tool: stored } = await registry.put(tool, origin);
+      await indexing;
+      return stored;
+    } catch (error) {
+      if (error instanceof ToolValidationError) throw new AppError("invalid", error.message, error.issues);
+      throw error;
+    }
+  }
+
+  const isTaken = (name: string) => registry.get(name) !== undefined;
+
+  /** The configured LLM writes the tool; an unreachable endpoint is the service's problem (503), not the caller's. */
+  async function fromIntent(request: IntentRequest, llm: LlmConfig): Promise<IntentOutcome> {
+    try {
+      return await synthesizeFromIntent(request, { sandbox, registry, llm, isTaken });
+    } catch (error) {
+      if (error instanceof LlmError) throw new AppError("unavailable", error.message);
+      throw error;
+    }
+  }
+
+  async function synthesize(request: SynthesizeRequest): Promise<SynthesisResponse> {
+    const { code } = request;
+    let outcome: SynthesisOutcome;
+    if (code !== undefined) outcome = await synthesizeTool({ ...request, code }, { sandbox, registry });
+    else if (config.llm)
+      outcome = await fromIntent(
+        {
+          name: request.name,
+          description: request.description,
+          inputSchema: request.inputSchema,
+          ...(request.outputSchema ? { outputSchema: request.outputSchema } : {}),
+          ...(request.testArgs ? { arguments: request.testArgs } : {}),
+          ...(request.examples ? { examples: request.examples } : {}),
+          ...(request.category ? { category: request.category } : {}),
+          // Checked by the synthesizer's definition stage like any other field.
+          ...(request.capabilities ? { capabilities: request.capabilities as Capabilities } : {}),
+        },
+        config.llm,
+      );
+    else
+      throw new AppError(
+        "invalid",
+        "body.code is required: no LLM is configured (SWITCHBOARD_LLM_BASE_URL, SWITCHBOARD_LLM_MODEL) to write it",
+      );
+    await indexing;
+    return outcome.ok
+      ? { ok: true, tool: outcome.tool, tests: outcome.tests }
+      : { ok: false, stage: outcome.stage, kind: outcome.kind, errors: outcome.errors };
+  }
+
+  async function runValidated(tool: Tool, args: Record<string, unknown>, steps: Step[]) {
+    const issues = validateAgainstSchema(tool.inputSchema, args);
+    if (issues.length > 0) {
+      steps.push({ step: "validate", tool: tool.name, ok: false, issues, inputSchema: tool.inputSchema });
+      return { status: "invalid_arguments" as const, tool: tool.name, steps };
+    }
+    steps.push({ step: "validate", tool: tool.name, ok: true });
+    const [result] = await execute([{ id: randomUUID(), name: tool.name, arguments: args }]);
+    if (!result) throw new Error("the dispatcher returned no result");
+    steps.push({ step: "execute", result });
+    return {
+      status: result.status === "completed" ? ("completed" as const) : ("failed" as const),
+      tool: tool.name,
+      result,
+      steps,
+    };
+  }
+
+  async function routeAndExecute(request: RouteAndExecuteRequest): Promise<RouteAndExecuteResponse> {
+    const args = request.arguments ?? {};
+    const routed = await route({
+      query: request.query,
+      topK: 3,
+      ...(request.threshold !== undefined ? { threshold: request.threshold } : {}),
+      ...(request.categories ? { categories: request.categories } : {}),
+    });
+    const steps: Step[] = [
+      {
+        step: "route",
+        matched: routed.matched,
+        threshold: routed.threshold,
+        candidates: routed.tools.map((t) => ({ name: t.name, score: t.score })),
+      },
+    ];
+    const best = routed.matched ? routed.tools[0] : undefined;
+    const tool = best && registry.get(best.name);
+    if (tool) return runValidated(tool, args, steps);
+    if (!config.llm) return { status: "no_match", steps };
+    // Nothing fits and an LLM is configured: write the tool, register it, then run it like any other.
+    const outcome = await fromIntent(
+      { intent: request.query, ...(request.arguments ? { arguments: request.arguments } : {}) },
+      config.llm,
+    );
+    if (!outcome.ok) {
+      steps.push({ step: "synthesize", ok: false, stage: outcome.stage, errors: outcome.errors });
+      return { status: "synthesis_failed", steps };
+    }
+    await indexing;
+    steps.push({ step: "synthesize", ok: true, tool: outcome.tool.name, rounds: outcome.rounds });
+    steps.push({ step: "register", tool: outcome.tool.name, version: outcome.tool.version ?? 1 });
+    return runValidated(outcome.tool, args, steps);
+  }
+
+  async function feedback(pairs: FeedbackPair[]): Promise<number> {
+    const unknown = pairs.flatMap((p, i) => (registry.get(p.tool) ? [] : [`pairs.${i}.tool "${p.tool}"`]));
+    if (unknown.length > 0) throw new AppError("not_found", `unknown tool(s): ${unknown.join(", ")}`);
+    for (const pair of pairs) await router.recordFeedback(pair.query, pair.tool);
+    return pairs.length;
+  }
+
+  return {
+    route,
+    execute,
+    routeAndExecute,
+    synthesize,
+    listTools: () => registry.list(),
+    getTool: (name) => registry.get(name),
+    putTool: (tool) => register(tool, "api"),
+    async deleteTool(name) {
+      if (!(await registry.delete(name))) throw new AppError("not_found", `unknown tool "${name}"`);
+      await indexing;
+    },
+    feedback,
+    executions: () => dispatcher.executions(),
+    breakers: () => dispatcher.breakers(),
+    metrics,
+    async close() {
+      await indexing;
+      await dispatcher.close();
+      await router.close();
+      await embedder.close();
+      await closeProviders();
+      sandbox.close();
+    },
+  };
+}
