@@ -164,6 +164,17 @@ const known: [string, Record<string, unknown>, Record<string, unknown>][] = [
   ["validate_card_number", { number: "4111111111111112" }, { valid: false, luhn_valid: false }],
   ["validate_iban", { iban: "GB82 WEST 1234 5698 7654 32" }, { valid: true, country: "GB" }],
   ["validate_iban", { iban: "DE89370400440532013001" }, { valid: false }],
+  // timeanddate.com: London 2024-06-21 sunrise 04:43, sunset 21:21 BST; Longyearbyen has midnight sun.
+  [
+    "sunrise_sunset",
+    { latitude: 51.5074, longitude: -0.1278, date: "2024-06-21", timezone: "Europe/London" },
+    { sunrise: { utc: "2024-06-21T03:43Z", local: "04:43" }, day_length_hours: 16.64 },
+  ],
+  [
+    "sunrise_sunset",
+    { latitude: 78.22, longitude: 15.65, date: "2024-06-21" },
+    { sunrise: null, day_length_hours: 24 },
+  ],
   ["check_password_strength", { password: "password" }, { score: 0 }],
   ["check_password_strength", { password: "correct horse battery staple" }, { score: 4 }],
 ];
@@ -241,6 +252,7 @@ const bad: [string, Record<string, unknown>, RegExp][] = [
   ["validate_card_number", { number: "4111-1111-abcd" }, /only digits, spaces and dashes/],
   ["validate_iban", { iban: "12345" }, /2-letter country code/],
   ["http_status_lookup", { code: 99 }, /from 100 to 599/],
+  ["sunrise_sunset", { latitude: 95, longitude: 0 }, /latitude must be a number from -90 to 90/],
   ["percentage", { operation: "what_percent", a: 5, b: 0 }, /b must not be 0/],
 ];
 
