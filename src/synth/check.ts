@@ -2,8 +2,9 @@
 // the isolate (and the tamed, frozen realm of sandbox/prelude.js) is what actually contains the code, so
 // this check aims at clear, early feedback an LLM can act on, not at being the last line.
 //
-// Allowlist at the top level (exactly one function declaration, the tool's), a list of refused names and
-// constructs inside. Computed member access with a run-time key (`obj[key]`) cannot be judged statically;
+// Allowlists: at the top level exactly one function declaration, the tool's; inside, a free name must be
+// declared by the code or be one of the sandbox's globals; and a list of refused names and constructs, each
+// with a sentence saying what to do instead. Computed member access with a run-time key (`obj[key]`) cannot be judged statically;
 // the realm's tamed constructors and frozen intrinsics cover what such a key could reach.
 import { type Node, parse } from "acorn";
 import { fullAncestor } from "acorn-walk";
@@ -39,7 +40,7 @@ const REFUSED_NAMES = new Map<string, string>(
     queueMicrotask: "the sandbox has no task queue API; use async/await",
     fetch: "there is no global fetch; call ctx.fetch(url, init), granted by the tool's capabilities",
     console: "there is no global console; use ctx.console.log/warn/error",
-    Buffer: "Buffer is a Node API and is not available; use TextEncoder-free string handling or Uint8Array",
+    Buffer: "Buffer is a Node API and is not available; use strings or a Uint8Array",
     __dirname: "there is no file system in the sandbox",
     __filename: "there is no file system in the sandbox",
   }),
@@ -92,6 +93,109 @@ const BUILTINS = new Set([
   "ArrayBuffer",
   "DataView",
 ]);
+
+/**
+ * The globals that exist inside the sandbox (see sandbox/prelude.js): a name the tool neither declares nor
+ * finds here is refused before it becomes a ReferenceError at run time.
+ */
+const SANDBOX_GLOBALS = new Set([
+  ...BUILTINS,
+  "undefined",
+  "NaN",
+  "Infinity",
+  "arguments",
+  "parseInt",
+  "parseFloat",
+  "isNaN",
+  "isFinite",
+  "encodeURI",
+  "encodeURIComponent",
+  "decodeURI",
+  "decodeURIComponent",
+  "escape",
+  "unescape",
+  "AggregateError",
+  "EvalError",
+  "ReferenceError",
+  "SyntaxError",
+  "URIError",
+  "SuppressedError",
+  "Int8Array",
+  "Uint8Array",
+  "Uint8ClampedArray",
+  "Int16Array",
+  "Uint16Array",
+  "Int32Array",
+  "Uint32Array",
+  "Float16Array",
+  "Float32Array",
+  "Float64Array",
+  "BigInt64Array",
+  "BigUint64Array",
+  "DisposableStack",
+  "AsyncDisposableStack",
+]);
+
+/** Host APIs LLMs reach for that a bare isolate does not have, with what to do instead. */
+const MISSING_APIS = new Map<string, string>([
+  ["URL", "parse URLs with string methods or a regular expression"],
+  ["URLSearchParams", "build query strings with encodeURIComponent"],
+  ["TextEncoder", "work on strings, or build bytes with charCodeAt into a Uint8Array"],
+  ["TextDecoder", "work on strings, or decode bytes with String.fromCharCode"],
+  ["atob", "decode base64 by hand with a lookup table"],
+  ["btoa", "encode base64 by hand with a lookup table"],
+  ["crypto", "there is no crypto API; Math.random is available for non-secret randomness"],
+  ["structuredClone", "copy plain data with JSON.parse(JSON.stringify(value))"],
+  ["performance", "there is no clock but Date.now()"],
+]);
+
+/** Every name the code declares anywhere (functions, parameters, variables, classes, catch bindings). */
+function declaredNames(ast: AnyNode): Set<string> {
+  const names = new Set<string>();
+  const addPattern = (pattern: AnyNode | null | undefined): void => {
+    if (!pattern) return;
+    switch (pattern.type) {
+      case "Identifier":
+        names.add(pattern.name as string);
+        break;
+      case "ObjectPattern":
+        for (const property of pattern.properties as AnyNode[])
+          addPattern(property.type === "RestElement" ? property : (property.value as AnyNode));
+        break;
+      case "ArrayPattern":
+        for (const element of pattern.elements as (AnyNode | null)[]) addPattern(element);
+        break;
+      case "AssignmentPattern":
+        addPattern(pattern.left as AnyNode);
+        break;
+      case "RestElement":
+        addPattern(pattern.argument as AnyNode);
+        break;
+    }
+  };
+  fullAncestor(ast, (node: Node) => {
+    const n = node as AnyNode;
+    switch (n.type) {
+      case "FunctionDeclaration":
+      case "FunctionExpression":
+      case "ArrowFunctionExpression":
+        addPattern(n.id as AnyNode | null);
+        for (const param of n.params as AnyNode[]) addPattern(param);
+        break;
+      case "ClassDeclaration":
+      case "ClassExpression":
+        addPattern(n.id as AnyNode | null);
+        break;
+      case "VariableDeclarator":
+        addPattern(n.id as AnyNode);
+        break;
+      case "CatchClause":
+        addPattern(n.param as AnyNode | null);
+        break;
+    }
+  });
+  return names;
+}
 
 interface AnyNode extends Node {
   [key: string]: unknown;
@@ -167,6 +271,7 @@ export function checkCode(code: string, name: string): Violation[] {
       report(tool, `${name} takes at most two parameters: (args, ctx)`);
   }
 
+  const declared = declaredNames(ast);
   fullAncestor(ast, (node: Node, _state: unknown, ancestors: Node[]) => {
     const n = node as AnyNode;
     const parent = ancestors[ancestors.length - 2] as AnyNode | undefined;
@@ -193,6 +298,15 @@ export function checkCode(code: string, name: string): Violation[] {
         const identifier = n.name as string;
         const advice = REFUSED_NAMES.get(identifier);
         if (advice !== undefined) report(n, `\`${identifier}\` is refused: ${advice}`);
+        else if (
+          !declared.has(identifier) &&
+          !SANDBOX_GLOBALS.has(identifier) &&
+          !(parent?.type === "UnaryExpression" && parent.operator === "typeof")
+        )
+          report(
+            n,
+            `\`${identifier}\` is not defined in the sandbox: ${MISSING_APIS.get(identifier) ?? "declare it, or use the built-in JavaScript objects and ctx"}`,
+          );
         break;
       }
       case "ThisExpression": {

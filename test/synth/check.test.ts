@@ -111,6 +111,22 @@ describe("checkCode", () => {
     assert.deepEqual(check(body), []);
   });
 
+  it("allows only declared names and the sandbox's globals", () => {
+    const body = `
+      const { a, b: [first, ...others] = [], ...restOf } = args;
+      function helper(x = 1, { y } = {}) { return x + (y ?? 0); }
+      class Thing {}
+      outer: for (const item of [a, first, ...others]) { try { helper(item); } catch (problem) { continue outer; } }
+      const shorthand = { a, restOf, thing: new Thing(), n: parseInt("1", 10) + Number.NaN };
+      if (typeof URL === "function") return null;
+      return [shorthand, arguments.length, new Uint8Array(2), encodeURIComponent("x"), Infinity];`;
+    assert.deepEqual(check(body), []);
+    const [url, unknown] = check("return [new URL(args.u), notDeclaredAnywhere];");
+    assert.match(url?.message ?? "", /`URL` is not defined in the sandbox: parse URLs with string methods/);
+    assert.match(unknown?.message ?? "", /`notDeclaredAnywhere` is not defined in the sandbox: declare it/);
+    assert.deepEqual([unknown?.line, unknown?.column], [2, 26]);
+  });
+
   it("points at the offending token", () => {
     const [violation] = check("  const x = 1;\n  return require('x');");
     assert.equal(violation?.line, 3);
