@@ -47,12 +47,22 @@ function safeCut(text: string, index: number): number {
 function truncateText(text: string, budget: number, count: TokenCounter, total = count(text)): string {
   if (total <= budget) return text;
   const charsPerToken = text.length / total;
-  const headEnd = safeCut(text, Math.floor(HEAD * budget * charsPerToken));
-  const tailStart = safeCut(text, text.length - Math.floor(TAIL * budget * charsPerToken));
-  const head = text.slice(0, headEnd);
-  const tail = text.slice(tailStart);
-  const omitted = Math.max(0, total - count(head) - count(tail));
-  return `${head}\n${marker(omitted)}\n${tail}`;
+  // Small budgets must leave room for the marker itself.
+  let share = Math.min(budget, Math.max(0, budget - count(marker(total)) - 2) / (HEAD + TAIL));
+  let cut = "";
+  // Density varies along a text, so a cut sized by the average can overshoot; it is shrunk until it fits.
+  for (let round = 0; round < 4; round++) {
+    const headEnd = safeCut(text, Math.floor(HEAD * share * charsPerToken));
+    const tailStart = safeCut(text, text.length - Math.floor(TAIL * share * charsPerToken));
+    const head = text.slice(0, headEnd);
+    const tail = text.slice(tailStart);
+    const omitted = Math.max(0, total - count(head) - count(tail));
+    cut = `${head}\n${marker(omitted)}\n${tail}`;
+    const used = count(cut);
+    if (used <= budget) break;
+    share *= (budget / used) * 0.95;
+  }
+  return cut;
 }
 
 function shrink(value: unknown, budget: number, count: TokenCounter): unknown {

@@ -1,0 +1,84 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { countTokens } from "gpt-tokenizer";
+import { applyBudget } from "../../src/dispatch/budget.ts";
+import { Dispatcher, estimateTokens, type Provider } from "../../src/dispatch/index.ts";
+import { catalog, readTool } from "./harness.ts";
+
+const words = (n: number, tag = "w") => Array.from({ length: n }, (_, i) => `${tag}${i}`).join(" ");
+
+test("an over-budget text keeps its head and tail with a marker saying how much was cut", () => {
+  const text = words(5000);
+  const { output, omittedTokens } = applyBudget(text, 1000, estimateTokens);
+  assert.equal(typeof output, "string");
+  const cut = output as string;
+  assert.ok(cut.startsWith("w0 w1 w2"));
+  assert.ok(cut.endsWith("w4998 w4999"));
+  const marker = cut.match(/\.\.\. \[output truncated, ~(\d+) tokens omitted\] \.\.\./);
+  assert.ok(marker, "marker present");
+  assert.ok(omittedTokens > 0);
+  const kept = estimateTokens(cut);
+  assert.ok(kept <= 1000 && kept >= 700, `kept ${kept} tokens of a 1000 budget (head 40% + tail 40%)`);
+});
+
+test("output under budget is returned as the same object, not a copy", () => {
+  const output = { rows: [1, 2, 3], note: "short" };
+  assert.equal(applyBudget(output, 1000, estimateTokens).output, output);
+});
+
+test("an over-budget JSON array stays valid JSON, keeps both ends and says which items were cut", () => {
+  const rows = Array.from({ length: 2000 }, (_, i) => ({ id: i, name: `row ${i}` }));
+  const { output } = applyBudget({ rows }, 1000, estimateTokens);
+  const parsed = JSON.parse(JSON.stringify(output)) as { rows: unknown[] };
+  assert.deepEqual(parsed.rows[0], { id: 0, name: "row 0" });
+  assert.deepEqual(parsed.rows.at(-1), { id: 1999, name: "row 1999" });
+  const marker = parsed.rows.find((r) => typeof r === "string") as string;
+  assert.match(marker, /^\.\.\. \[output truncated, \d+ of 2000 items omitted, ~\d+ tokens\] \.\.\.$/);
+  assert.ok(estimateTokens(JSON.stringify(output)) <= 1100);
+});
+
+test("a long string inside JSON is cut inside the string; small fields stay whole", () => {
+  const value = { status: "ok", code: 200, log: words(5000) };
+  const { output } = applyBudget(value, 800, estimateTokens);
+  const cut = output as typeof value;
+  assert.equal(cut.status, "ok");
+  assert.equal(cut.code, 200);
+  assert.match(cut.log, /^w0 w1 .*\.\.\. \[output truncated, ~\d+ tokens omitted\] \.\.\..* w4999$/s);
+});
+
+function budgetDispatcher(output: unknown, options = {}) {
+  const provider: Provider = { id: "p", invoke: async () => output };
+  const tools = catalog(
+    readTool("reader"),
+    readTool("terminal", { policy: { kind: "terminal" } }),
+    readTool("tiny", { policy: { resultBudget: { tokens: 100 } } }),
+  );
+  return new Dispatcher({ tools, providers: () => [provider], options });
+}
+
+test("results are held to 8,000 tokens by default, 4,000 for terminal-like tools, or the tool's own budget", async () => {
+  const text = words(2000);
+  const tokens = estimateTokens(text);
+  assert.ok(tokens > 4000 && tokens < 8000, `the text is ${tokens} tokens`);
+  const dispatcher = budgetDispatcher(text);
+  const [reader, terminal, tiny] = await dispatcher.execute([
+    { id: "a", name: "reader", arguments: {} },
+    { id: "b", name: "terminal", arguments: {} },
+    { id: "c", name: "tiny", arguments: {} },
+  ]);
+  assert.ok(reader?.output === text, "the default budget leaves it whole");
+  assert.equal(reader?.provenance.warnings, undefined);
+  assert.ok(estimateTokens(terminal?.output as string) <= 4000);
+  assert.match(terminal?.provenance.warnings?.[0] ?? "", /truncated to the 4000-token budget/);
+  assert.ok(estimateTokens(tiny?.output as string) <= 100);
+});
+
+test("the exact tokenizer can be chosen for budgets", async () => {
+  const text = words(3000);
+  const [result] = await budgetDispatcher(text, { tokenizer: "exact" }).execute([
+    { id: "a", name: "tiny", arguments: {} },
+  ]);
+  const cut = result?.output as string;
+  const omitted = countTokens(text) - countTokens(cut);
+  assert.match(result?.provenance.warnings?.[0] ?? "", new RegExp(`~${omitted} tokens omitted`));
+});
