@@ -1,6 +1,7 @@
 // The provider behind a `sandbox` binding: runs the tool's JavaScript (inline `code`, or `file`, which the
 // catalog loader has made absolute) in the shared Sandbox. The file is read once and cached.
 import { readFile } from "node:fs/promises";
+import { basename } from "node:path";
 import type { SandboxBinding, Tool } from "../catalog/index.ts";
 import type { Provider } from "../dispatch/index.ts";
 import type { Sandbox } from "../synth/index.ts";
@@ -21,7 +22,9 @@ export function sandboxProvider(binding: SandboxBinding, tool: Tool, sandbox: Sa
     return code;
   };
   return {
-    id: `sandbox:${tool.name}`,
+    // A tool's primary file and its fallback files are different providers, each with its own breaker.
+    id:
+      binding.file === undefined ? `sandbox:${tool.name}` : `sandbox:${tool.name}#${basename(binding.file)}`,
     async invoke(args, { signal }) {
       const { value } = await sandbox.run({
         code: await source(),
