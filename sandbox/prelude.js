@@ -222,6 +222,8 @@ function prelude() {
   /** A thrown value described as plain strings: name, message and the tool-code position of the throw. */
   function describeThrown(thrown, filename) {
     if (typeof thrown !== "object" || thrown === null) return { name: "Error", message: StringCtor(thrown) };
+    if (apply(weakHas, proxies, [thrown]))
+      return { name: "Error", message: "a non-Error value was thrown (a Proxy)" };
     let name = dataOf(thrown, "name");
     if (typeof name !== "string") name = dataOf(getPrototypeOf(thrown), "name");
     const message = dataOf(thrown, "message");

@@ -97,7 +97,7 @@ const STRICT_PREFIX = '"use strict"; ';
 
 /** Positions in V8 messages ("tool:name:3:9") → line and column in the author's code. */
 export function positionIn(text: string, name: string): { line?: number; column?: number } {
-  const match = new RegExp(`tool:${name}:(\\d+):(\\d+)`).exec(text);
+  const match = new RegExp(`tool:${name.replaceAll("$", "\\$")}:(\\d+):(\\d+)`).exec(text);
   if (match === null) return {};
   const line = Number(match[1]);
   const column = Number(match[2]);
