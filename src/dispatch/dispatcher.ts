@@ -237,9 +237,9 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
       if (failure.class === "cancelled") return { result: this.#cancelled(prep, started, provenance) };
       const message = `waited ${this.options.queueTimeoutMs} ms for a free slot (${failure.message}) and gave up`;
       this.emit("rejected", { callId: call.id, tool: tool.name, class: "queue_timeout", message });
-      return {
-        result: this.#finish(prep, started, provenance, "failed", { class: "queue_timeout", message }),
-      };
+      const waited = performance.now() - queueStart;
+      const refusal: CallError = { class: "queue_timeout", message };
+      return { result: this.#finish(prep, started, provenance, "failed", refusal, undefined, waited) };
     }
 
     let answer: Answer | undefined;
