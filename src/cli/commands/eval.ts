@@ -1,11 +1,102 @@
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { z } from "zod";
+import { readEnv } from "../../config/index.ts";
+import {
+  catalogFlags,
+  catalogOptionsSchema,
+  evaluate,
+  type Judged,
+  openCatalogRouter,
+  readQueryLines,
+} from "../../router/index.ts";
+import { parseCommand } from "../args.ts";
+import { UsageError } from "../errors.ts";
 import type { Command } from "../main.ts";
+import { printJson, progressBar } from "../output.ts";
 
-// Placeholder until issue 3 lands this command's engine.
+const usage = `
+Usage:
+  switchboard eval [--catalog <file|dir>] --queries <file.jsonl> [--examples <file.jsonl>] [--top-k K] [--data <dir>] [--json]
+
+Routes every labelled query ({"query", "tools": [names]}, an empty list meaning no tool should be chosen)
+and reports hit@1, recall@K, complete@K (all gold tools in the top K), MRR, how well the router tells
+no-tool queries apart (AUROC of its confidence, accuracy of "matched") and latency per query.
+
+--examples takes labelled queries in the same format and feeds the learning-from-use path: the queries
+with tools become learned examples of those tools, and all of them (no-tool ones included) calibrate the
+fusion and the threshold. They are kept in their own index, apart from the catalog's.
+
+Examples:
+  npx switchboard eval --catalog catalog/ --queries catalog/eval/queries.jsonl --json
+  npx switchboard eval --catalog ../shared/eval/metatool/catalog.json --queries test.jsonl --examples train.jsonl --top-k 5 --json
+`;
+
+const flags = {
+  ...catalogFlags,
+  queries: { type: "string" },
+  examples: { type: "string" },
+  "top-k": { type: "string" },
+} as const;
+
 export const command: Command = {
   summary: "Measure routing quality on labelled queries",
-  usage: "switchboard eval (not available yet: arrives with issue 3)",
-  async run() {
-    process.stderr.write("switchboard eval: not available yet (arrives with issue 3)\n");
-    return 1;
+  usage,
+  async run(argv) {
+    const env = readEnv();
+    const schema = catalogOptionsSchema({
+      catalog: env.SWITCHBOARD_CATALOG,
+      data: env.SWITCHBOARD_DATA,
+      embedder: env.SWITCHBOARD_EMBEDDER,
+    }).extend({
+      queries: z.string({ error: "is required: a JSON lines file of labelled queries" }).min(1),
+      examples: z.string().min(1).optional(),
+      "top-k": z.coerce.number().int("must be a whole number").min(1, "must be at least 1").default(5),
+    });
+    const { options, positionals } = parseCommand(argv, flags, schema);
+    if (positionals.length > 0) throw new UsageError(`eval takes no arguments (got "${positionals[0]}")`);
+    const queries = await readQueryLines(options.queries, true);
+    const examples = options.examples ? await readQueryLines(options.examples, true) : undefined;
+    const variant = options.examples
+      ? `examples-${createHash("sha256")
+          .update(await readFile(options.examples))
+          .digest("hex")
+          .slice(0, 12)}`
+      : undefined;
+    const progress = progressBar("indexing", options.json);
+    const opened = await openCatalogRouter({
+      ...options,
+      ...(variant ? { variant } : {}),
+      onProgress: (d, t) => progress.update(d, t),
+    });
+    progress.stop();
+    try {
+      const { router } = opened;
+      if (examples && router.currentCalibration.fittedAt === undefined) {
+        const pairs = examples.flatMap((e) => (e.tools ?? []).map((tool) => ({ query: e.query, tool })));
+        await router.recordFeedbackMany(pairs);
+        await router.calibrate(examples.map((e) => ({ query: e.query, tools: e.tools ?? [] })));
+      }
+      const judged: Judged[] = [];
+      for (const q of queries) {
+        const started = performance.now();
+        const result = await router.route(q.query, { topK: options["top-k"] });
+        judged.push({
+          gold: q.tools ?? [],
+          ranked: result.tools.map((t) => t.name),
+          confidence: result.tools[0]?.score ?? -1,
+          matched: result.matched,
+          ms: performance.now() - started,
+        });
+      }
+      const metrics = evaluate(judged, options["top-k"]);
+      if (options.json) printJson(metrics);
+      else
+        for (const [name, value] of Object.entries(metrics))
+          process.stdout.write(`${name.padEnd(16)} ${value ?? "n/a (needs both kinds of query)"}\n`);
+      return 0;
+    } finally {
+      await opened.close();
+    }
   },
 };

@@ -1,11 +1,65 @@
+import { readEnv } from "../../config/index.ts";
+import { catalogFlags, catalogOptionsSchema, openCatalogRouter } from "../../router/index.ts";
+import { parseCommand } from "../args.ts";
+import { UsageError } from "../errors.ts";
 import type { Command } from "../main.ts";
+import { printJson, progressBar } from "../output.ts";
 
-// Placeholder until issue 3 lands this command's engine.
+const usage = `
+Usage:
+  switchboard index [--catalog <file|dir>] [--data <dir>] [--embedder use-lite|transformers] [--model M] [--json]
+
+Builds the search index of a catalog in the data folder (default $SWITCHBOARD_DATA or .switchboard), or
+brings an existing one up to date, embedding only tools whose text changed. A damaged index file or one
+built by another embedder is rebuilt. --catalog defaults to the bundled catalog.
+
+Examples:
+  npx switchboard index
+  npx switchboard index --catalog ../shared/eval/metatool/catalog.json --json
+`;
+
 export const command: Command = {
   summary: "Build or update the search index of a catalog",
-  usage: "switchboard index (not available yet: arrives with issue 3)",
-  async run() {
-    process.stderr.write("switchboard index: not available yet (arrives with issue 3)\n");
-    return 1;
+  usage,
+  async run(argv) {
+    const env = readEnv();
+    const { options, positionals } = parseCommand(
+      argv,
+      catalogFlags,
+      catalogOptionsSchema({
+        catalog: env.SWITCHBOARD_CATALOG,
+        data: env.SWITCHBOARD_DATA,
+        embedder: env.SWITCHBOARD_EMBEDDER,
+      }),
+    );
+    if (positionals.length > 0) throw new UsageError(`index takes no arguments (got "${positionals[0]}")`);
+    const started = performance.now();
+    const progress = progressBar("embedding", options.json);
+    const opened = await openCatalogRouter({
+      ...options,
+      onProgress: (done, total) => progress.update(done, total),
+    });
+    progress.stop();
+    const { router, embedder } = opened;
+    await opened.close();
+    const summary = {
+      catalog: options.catalog,
+      tools: router.size,
+      entries: router.report.entries,
+      action: router.report.action,
+      ...(router.report.reason ? { reason: router.report.reason } : {}),
+      embedded: router.report.embedded,
+      embedder: embedder.id,
+      calibration: router.currentCalibration.source,
+      ms: Math.round(performance.now() - started),
+    };
+    if (options.json) printJson(summary);
+    else {
+      if (summary.reason) process.stderr.write(`note: ${summary.reason}; rebuilt\n`);
+      process.stdout.write(
+        `${summary.action}: ${summary.tools} tools, ${summary.entries} vectors (${summary.embedded} embedded now) with ${summary.embedder} in ${summary.ms} ms\n`,
+      );
+    }
+    return 0;
   },
 };

@@ -1,0 +1,169 @@
+// Fitting the router's free parameters from labelled queries ({ query, tools }, tools empty = no tool):
+// the lexical weight of the fusion, the weight of the no-tool reject class, and the threshold τ. Grid
+// searches over a few thousand candidate lists are instant, so no optimiser library is needed.
+import { z } from "zod";
+import { fuse } from "./fusion.ts";
+import { auroc } from "./metrics.ts";
+
+export const calibrationSchema = z.object({
+  version: z.literal(1),
+  embedderId: z.string(),
+  lexicalWeight: z.number().min(0).max(1),
+  rejectWeight: z.number().min(0),
+  threshold: z.number(),
+  /** Tier-1 confidence from which routing stays within the chosen departments; null: always global. */
+  tierConfidence: z.number().nullable(),
+  /** Where the numbers come from, e.g. "fitted on 1175 labelled queries (100 without a tool)". */
+  source: z.string(),
+  /** When it was fitted; absent for shipped and uncalibrated defaults. */
+  fittedAt: z.string().optional(),
+  /** Labelled no-tool queries kept as reject-class examples (bounded). */
+  noToolQueries: z.array(z.string()).default([]),
+});
+export type Calibration = z.infer<typeof calibrationSchema>;
+
+export const MAX_NO_TOOL_QUERIES = 256;
+
+/** The raw material of one labelled query: both halves' scores for its candidates, before fusion. */
+export interface LabelledCandidates {
+  gold: readonly string[];
+  dense: ReadonlyMap<string, number>;
+  lexical: ReadonlyMap<string, number>;
+  /** Best similarity to a no-tool example. */
+  reject: number;
+  /** Tier 1's choice for this query: its confidence and whether it kept every gold tool's department. */
+  tier?: { confidence: number; kept: boolean };
+}
+
+export interface TradeOff {
+  threshold: number;
+  /** Share of tool-needing queries that match. */
+  toolRecall: number;
+  /** Share of no-tool queries that do not match. */
+  noToolRejection: number | null;
+  accuracy: number;
+}
+
+export interface Fit {
+  tierConfidence: number | null;
+  lexicalWeight: number;
+  rejectWeight: number;
+  threshold: number;
+  quality: { hitAt1: number; mrr: number; noToolAUROC: number | null; accuracy: number };
+  tradeOff: TradeOff[];
+}
+
+const WEIGHTS = Array.from({ length: 19 }, (_, i) => i * 0.05);
+const REJECT_WEIGHTS = [0, 0.1, 0.2, 0.3, 0.4, 0.5];
+
+export function fit(items: readonly LabelledCandidates[], fallback: { rejectWeight: number }): Fit {
+  const positives = items.filter((i) => i.gold.length > 0);
+  const negatives = items.filter((i) => i.gold.length === 0);
+  // The ranking objective: hit@1 plus MRR, over queries that need a tool.
+  let lexicalWeight = 0;
+  let best = -1;
+  for (const w of WEIGHTS) {
+    let score = 0;
+    for (const item of positives) {
+      const ranked = fuse(item.dense, item.lexical, w);
+      const rank = ranked.findIndex((c) => item.gold.includes(c.name));
+      if (rank === 0) score += 1;
+      if (rank >= 0) score += 1 / (rank + 1);
+    }
+    if (score > best + 1e-9) {
+      best = score;
+      lexicalWeight = w;
+    }
+  }
+  const tops = items.map((item) => ({ item, top: fuse(item.dense, item.lexical, lexicalWeight)[0] }));
+  const confidence = (rejectWeight: number) =>
+    tops.map(({ item, top }) => ({
+      gold: item.gold,
+      confidence: (top?.fused ?? 0) - rejectWeight * item.reject,
+    }));
+  let rejectWeight = fallback.rejectWeight;
+  if (negatives.length > 0 && positives.length > 0) {
+    let bestAuc = -1;
+    for (const r of REJECT_WEIGHTS) {
+      const auc = auroc(confidence(r)) ?? 0;
+      if (auc > bestAuc + 1e-9) {
+        bestAuc = auc;
+        rejectWeight = r;
+      }
+    }
+  }
+  const scored = confidence(rejectWeight);
+  const accuracyAt = (t: number) => scored.filter((s) => s.confidence >= t === s.gold.length > 0).length;
+  const candidates = [...new Set(scored.map((s) => s.confidence))].sort((a, b) => a - b);
+  let threshold: number;
+  if (negatives.length > 0) {
+    // Plain accuracy: the labelled set's share of no-tool queries stands for the traffic's.
+    threshold = candidates[0] ?? 0;
+    let bestAcc = -1;
+    for (const t of candidates) {
+      const acc = accuracyAt(t);
+      if (acc > bestAcc) {
+        bestAcc = acc;
+        threshold = t;
+      }
+    }
+  } else {
+    // Without no-tool examples, keep 95% of the tool-needing queries matched.
+    const sorted = scored.map((s) => s.confidence).sort((a, b) => a - b);
+    threshold = sorted[Math.floor(sorted.length * 0.05)] ?? 0;
+  }
+  const tradeOff = [0.8, 0.9, 0.95, 1, 1.05, 1.1, 1.2].map((f) => {
+    const t = round(threshold * f);
+    return {
+      threshold: t,
+      toolRecall: round(
+        scored.filter((s) => s.gold.length > 0 && s.confidence >= t).length / (positives.length || 1),
+      ),
+      noToolRejection: negatives.length
+        ? round(scored.filter((s) => s.gold.length === 0 && s.confidence < t).length / negatives.length)
+        : null,
+      accuracy: round(accuracyAt(t) / (scored.length || 1)),
+    };
+  });
+  let hit = 0;
+  let mrr = 0;
+  for (const item of positives) {
+    const rank = fuse(item.dense, item.lexical, lexicalWeight).findIndex((c) => item.gold.includes(c.name));
+    if (rank === 0) hit++;
+    if (rank >= 0) mrr += 1 / (rank + 1);
+  }
+  return {
+    tierConfidence: fitTierConfidence(positives),
+    lexicalWeight: round(lexicalWeight),
+    rejectWeight,
+    threshold: round(threshold),
+    quality: {
+      hitAt1: round(hit / (positives.length || 1)),
+      mrr: round(mrr / (positives.length || 1)),
+      noToolAUROC: auroc(scored),
+      accuracy: round(accuracyAt(threshold) / (scored.length || 1)),
+    },
+    tradeOff,
+  };
+}
+
+/** Tier 2 may drop a query's tool; it is allowed from the lowest confidence where it keeps 99% of them. */
+const TIER_KEEP = 0.99;
+const MIN_TIERED = 20;
+
+function fitTierConfidence(positives: readonly LabelledCandidates[]): number | null {
+  const tiered = positives
+    .flatMap((p) => (p.tier ? [p.tier] : []))
+    .sort((a, b) => b.confidence - a.confidence);
+  let kept = 0;
+  let best: number | null = null;
+  tiered.forEach((t, i) => {
+    if (t.kept) kept++;
+    if (i + 1 >= MIN_TIERED && kept / (i + 1) >= TIER_KEEP) best = t.confidence;
+  });
+  return best === null ? null : round(best);
+}
+
+function round(x: number): number {
+  return Math.round(x * 10000) / 10000;
+}

@@ -1,0 +1,90 @@
+// The dense half: an hnswlib HNSW graph over unit vectors (cosine). Each entry is one text of a tool (its
+// description, an example, a confirmed query); a tool's dense score is the best of its entries.
+import hnswlib from "hnswlib-node";
+
+export interface HnswParams {
+  /** Graph degree. */
+  m: number;
+  efConstruction: number;
+  /** Search breadth; hnswlib's default of 10 loses recall (0.72 at 100k), see bench/router.ts. */
+  ef: number;
+}
+
+/** Chosen by `npm run bench` (recall@10 against exact search on 100k clustered vectors). */
+export const DEFAULT_HNSW: HnswParams = { m: 16, efConstruction: 100, ef: 64 };
+
+export interface DenseHit {
+  label: number;
+  similarity: number;
+}
+
+export class DenseIndex {
+  readonly dimension: number;
+  readonly params: HnswParams;
+  private readonly index: hnswlib.HierarchicalNSW;
+  private live = 0;
+
+  private constructor(dimension: number, params: HnswParams, index: hnswlib.HierarchicalNSW) {
+    this.dimension = dimension;
+    this.params = params;
+    this.index = index;
+    index.setEf(params.ef);
+  }
+
+  static create(dimension: number, params: HnswParams, capacity: number): DenseIndex {
+    const index = new hnswlib.HierarchicalNSW("cosine", dimension);
+    index.initIndex({
+      maxElements: Math.max(16, capacity),
+      m: params.m,
+      efConstruction: params.efConstruction,
+      allowReplaceDeleted: true,
+    });
+    return new DenseIndex(dimension, params, index);
+  }
+
+  /** Reads a file whose checksum the caller has verified (hnswlib does not survive a corrupt file). */
+  static async read(path: string, dimension: number, params: HnswParams, live: number): Promise<DenseIndex> {
+    const index = new hnswlib.HierarchicalNSW("cosine", dimension);
+    await index.readIndex(path, true);
+    const dense = new DenseIndex(dimension, params, index);
+    dense.live = live;
+    return dense;
+  }
+
+  get size(): number {
+    return this.live;
+  }
+
+  add(label: number, vector: Float32Array): void {
+    // Reuses the slot of a deleted entry when there is one, so updates do not grow the index.
+    const reuse = this.index.getCurrentCount() > this.live;
+    if (!reuse && this.index.getCurrentCount() >= this.index.getMaxElements())
+      this.index.resizeIndex(Math.ceil(this.index.getMaxElements() * 1.5));
+    this.index.addPoint(Array.from(vector), label, reuse);
+    this.live++;
+  }
+
+  remove(label: number): void {
+    this.index.markDelete(label);
+    this.live--;
+  }
+
+  /** The `k` nearest entries (cosine similarity), optionally only those `accept` lets through. */
+  search(vector: Float32Array, k: number, accept?: (label: number) => boolean): DenseHit[] {
+    const n = Math.min(k, this.live);
+    if (n <= 0) return [];
+    this.index.setEf(Math.max(this.params.ef, n));
+    const { distances, neighbors } = accept
+      ? this.index.searchKnn(Array.from(vector), n, accept)
+      : this.index.searchKnn(Array.from(vector), n);
+    return neighbors.map((label, i) => ({ label, similarity: 1 - (distances[i] ?? 1) }));
+  }
+
+  vector(label: number): Float32Array {
+    return Float32Array.from(this.index.getPoint(label));
+  }
+
+  write(path: string): Promise<boolean> {
+    return this.index.writeIndex(path);
+  }
+}

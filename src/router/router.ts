@@ -1,0 +1,530 @@
+// The hybrid router: a dense HNSW index of every text that stands for a tool (its description, its
+// examples, queries confirmed by use), BM25 over the same texts, a calibrated fusion of the two, two tiers
+// (departments, then tools) and a calibrated threshold. See docs/architecture.md for the contract.
+import type { Tool } from "../catalog/index.ts";
+import type { Embedder } from "../embed/index.ts";
+import type { DataStore } from "../store/index.ts";
+import { type Calibration, fit, type LabelledCandidates, MAX_NO_TOOL_QUERIES } from "./calibration.ts";
+import { defaultCalibration } from "./defaults.ts";
+import { DEFAULT_HNSW, DenseIndex, type HnswParams } from "./dense.ts";
+import { RouterError } from "./errors.ts";
+import { FeedbackLog, normaliseQuery } from "./feedback.ts";
+import { fuse } from "./fusion.ts";
+import { LexicalIndex } from "./lexical.ts";
+import { NO_TOOL_ANCHORS } from "./no-tool-anchors.ts";
+import { type Entry, IndexFiles } from "./persist.ts";
+import { denseText } from "./text.ts";
+import { cluster, dot, MIN_TOOLS_FOR_TIERS, Tiers } from "./tiers.ts";
+
+export const MAX_QUERY_CHARS = 1000;
+/** Dense entries fetched per query, before grouping by tool. */
+const DENSE_FETCH = 64;
+/** Lexical-only tools that join the candidates. */
+const LEXICAL_FETCH = 32;
+
+export type RouterEmbedder = Pick<Embedder, "id" | "dimension" | "embed">;
+
+export interface RouterOptions {
+  tools: readonly Tool[];
+  store: DataStore;
+  embedder: RouterEmbedder;
+  onProgress?: (done: number, total: number) => void;
+  /** Folder in the data store for this catalog's index, so catalogs sharing a data folder keep apart. */
+  key?: string;
+  hnsw?: Partial<HnswParams>;
+}
+
+export interface RouteOptions {
+  topK: number;
+  /** Overrides the calibrated threshold. */
+  threshold?: number;
+  /** Rank only tools of these categories. */
+  categories?: string[];
+}
+
+export interface RoutedTool {
+  name: string;
+  /** Fused score minus the pull of the no-tool class; compared with the threshold. */
+  score: number;
+  why: {
+    dense: number;
+    lexical: number;
+    fused: number;
+    /** 2: ranked within the departments tier 1 chose (or the caller named); "global": among all tools. */
+    tier: 1 | 2 | "global";
+    category?: string;
+  };
+}
+
+export interface RouteResult {
+  query: string;
+  matched: boolean;
+  threshold: number;
+  notices: string[];
+  tools: RoutedTool[];
+}
+
+/** What `open` found in the data folder and did about it; for `switchboard index` and the logs. */
+export interface OpenReport {
+  action: "loaded" | "built" | "updated" | "rebuilt";
+  reason?: string;
+  embedded: number;
+  entries: number;
+}
+
+interface Candidates {
+  dense: Map<string, number>;
+  lexical: Map<string, number>;
+  reject: number;
+}
+
+export class Router {
+  readonly report: OpenReport;
+  private readonly tools = new Map<string, Tool>();
+  private readonly lexical = new LexicalIndex();
+  private readonly tiers = new Tiers();
+  /** Category (given or clustered) per tool. */
+  private readonly categoryOf = new Map<string, string>();
+  private readonly vectors = new Map<number, Float32Array>();
+  private rejectLabels: number[] = [];
+  private calibration: Calibration;
+  private saving: Promise<void> = Promise.resolve();
+  private saveTimer: NodeJS.Timeout | undefined;
+  private readonly embedder: RouterEmbedder;
+  private readonly files: IndexFiles;
+  private readonly feedback: FeedbackLog;
+  private dense: DenseIndex;
+
+  private constructor(
+    embedder: RouterEmbedder,
+    files: IndexFiles,
+    feedback: FeedbackLog,
+    dense: DenseIndex,
+    calibration: Calibration,
+    report: OpenReport,
+  ) {
+    this.embedder = embedder;
+    this.files = files;
+    this.feedback = feedback;
+    this.dense = dense;
+    this.calibration = calibration;
+    this.report = report;
+  }
+
+  /** Loads the persisted index, brings it up to date with `tools` (embedding only what changed), or builds it. */
+  static async open(options: RouterOptions): Promise<Router> {
+    const { tools, store, embedder } = options;
+    if (tools.length === 0) throw new RouterError("the catalog has no tools; there is nothing to route to");
+    const names = new Set<string>();
+    for (const tool of tools) {
+      if (names.has(tool.name)) throw new RouterError(`the catalog has two tools named "${tool.name}"`);
+      names.add(tool.name);
+    }
+    const params = { ...DEFAULT_HNSW, ...options.hnsw };
+    const files = new IndexFiles(store, `router/${options.key ?? "default"}`);
+    const feedback = new FeedbackLog(store, files.feedbackKey);
+    await feedback.load();
+    const calibration = (await files.readCalibration(embedder.id)) ?? defaultCalibration(embedder.id, tools);
+    const loaded = await files.load(embedder.id, embedder.dimension, params);
+    const dense = loaded.dense ?? DenseIndex.create(embedder.dimension, params, tools.length * 2);
+    const report: OpenReport = {
+      action: loaded.dense ? "loaded" : loaded.reason ? "rebuilt" : "built",
+      ...(loaded.reason ? { reason: loaded.reason } : {}),
+      embedded: 0,
+      entries: 0,
+    };
+    const router = new Router(embedder, files, feedback, dense, calibration, report);
+    for (const tool of tools) router.tools.set(tool.name, tool);
+    const changed = await router.sync(undefined, options.onProgress);
+    report.embedded = changed.added;
+    report.entries = router.files.entries.size;
+    if (loaded.dense && changed.added + changed.removed > 0) report.action = "updated";
+    if (changed.added + changed.removed > 0 || !loaded.dense) await router.flush();
+    router.buildLexicalAndTiers();
+    return router;
+  }
+
+  get size(): number {
+    return this.tools.size;
+  }
+
+  get currentCalibration(): Calibration {
+    return this.calibration;
+  }
+
+  async route(query: string, options: RouteOptions): Promise<RouteResult> {
+    const { text, notices } = checkQuery(query);
+    const topK = Math.max(1, Math.floor(options.topK));
+    const [vector] = await this.embedder.embed([text]);
+    if (!vector) throw new RouterError("the embedder returned no vector for the query");
+    return this.rank(text, vector, topK, options, notices);
+  }
+
+  /** Everything after the embedding (HNSW, BM25, fusion, tiers, threshold); public for the benchmark. */
+  rank(
+    text: string,
+    vector: Float32Array,
+    topK: number,
+    options: Omit<RouteOptions, "topK">,
+    notices: string[] = [],
+  ): RouteResult {
+    const threshold = options.threshold ?? this.calibration.threshold;
+    let tier: 2 | "global" = "global";
+    let allowed: Set<string> | undefined;
+    if (options.categories?.length) {
+      allowed = new Set(options.categories);
+      tier = 2;
+    } else {
+      const choice = this.tiers.choose(vector);
+      const minimum = this.calibration.tierConfidence;
+      if (choice && minimum !== null && choice.confidence >= minimum) {
+        allowed = choice.categories;
+        tier = 2;
+      }
+    }
+    let candidates = this.candidates(text, vector, allowed);
+    if (allowed && candidates.dense.size < topK && !options.categories?.length) {
+      // Tier 1 chose departments too small to fill the answer: fall back to all tools.
+      candidates = this.candidates(text, vector, undefined);
+      tier = "global";
+    }
+    const { lexicalWeight, rejectWeight } = this.calibration;
+    const ranked = fuse(candidates.dense, candidates.lexical, lexicalWeight).slice(0, topK);
+    const tools = ranked.map((c): RoutedTool => {
+      const category = this.categoryOf.get(c.name);
+      return {
+        name: c.name,
+        score: round(c.fused - rejectWeight * candidates.reject),
+        why: {
+          dense: round(c.dense),
+          lexical: round(c.lexical),
+          fused: round(c.fused),
+          tier,
+          ...(category ? { category } : {}),
+        },
+      };
+    });
+    return { query: text, matched: (tools[0]?.score ?? -Infinity) >= threshold, threshold, notices, tools };
+  }
+
+  /** Adds or replaces one tool: embeds only its new texts and updates both indexes in place. */
+  async upsert(tool: Tool): Promise<void> {
+    if (!tool.name) throw new RouterError("a tool needs a name");
+    const previous = this.tools.get(tool.name);
+    if (previous) this.untier(previous);
+    this.tools.set(tool.name, tool);
+    await this.sync(tool.name);
+    this.lexical.upsert(tool, this.feedback.byTool().get(tool.name) ?? []);
+    this.tier(tool);
+    this.scheduleSave();
+  }
+
+  async remove(name: string): Promise<void> {
+    const tool = this.tools.get(name);
+    if (!tool) return;
+    this.untier(tool);
+    this.tools.delete(name);
+    this.lexical.remove(name);
+    await this.sync(name);
+    this.scheduleSave();
+  }
+
+  /** Learning from use: `query` was rightly served by `toolName`; it becomes an example of that tool. */
+  recordFeedback(query: string, toolName: string): Promise<void> {
+    return this.recordFeedbackMany([{ query, tool: toolName }]);
+  }
+
+  /** Many confirmed pairs at once: one locked write, one batched embedding. */
+  async recordFeedbackMany(pairs: readonly { query: string; tool: string }[]): Promise<void> {
+    const checked = pairs.map((p) => {
+      if (!this.tools.has(p.tool))
+        throw new RouterError(`unknown tool "${p.tool}"; feedback must name a tool of the catalog`);
+      return { query: checkQuery(p.query).text, tool: p.tool };
+    });
+    if (checked.length === 0) return;
+    await this.feedback.record(checked);
+    await this.sync(undefined);
+    const learned = this.feedback.byTool();
+    for (const name of new Set(checked.map((p) => p.tool)))
+      this.lexical.upsert(this.tools.get(name) as Tool, learned.get(name) ?? []);
+    this.scheduleSave();
+  }
+
+  /**
+   * Fits the lexical weight, the no-tool weight and the threshold from labelled queries (tools empty = no
+   * tool), keeps the no-tool ones as reject-class examples and persists the result. Queries that are also
+   * learned examples are scored in two folds with their own fold's examples left out, so the fit is honest.
+   */
+  async calibrate(labelled: readonly { query: string; tools: readonly string[] }[]) {
+    const items = labelled
+      .map((l) => ({ query: normaliseQuery(l.query).slice(0, MAX_QUERY_CHARS), tools: l.tools }))
+      .filter((l) => l.query.length > 0);
+    if (items.length === 0) throw new RouterError("calibration needs at least one labelled query");
+    for (const l of items)
+      for (const name of l.tools)
+        if (!this.tools.has(name))
+          throw new RouterError(`labelled query names unknown tool "${name}": "${l.query}"`);
+    // Queries that are already learned examples have their vector in the index.
+    const known = new Map<string, Float32Array>();
+    for (const [label, entry] of this.files.entries) {
+      const v = this.vectors.get(label);
+      if (v) known.set(entry.text, v);
+    }
+    const unknown = items.filter((l) => !known.has(l.query)).map((l) => l.query);
+    const fresh = await this.embedder.embed(unknown);
+    unknown.forEach((text, i) => {
+      known.set(text, fresh[i] as Float32Array);
+    });
+    const vectors = items.map((l) => known.get(l.query) as Float32Array);
+    const scored: LabelledCandidates[] = [];
+    for (const fold of [0, 1]) {
+      const held = items.filter((_, i) => i % 2 === fold);
+      const heldTexts = new Set(held.map((l) => l.query.toLowerCase()));
+      const lexical = new LexicalIndex();
+      const learned = this.feedback.byTool();
+      for (const tool of this.tools.values())
+        lexical.upsert(
+          tool,
+          (learned.get(tool.name) ?? []).filter((q) => !heldTexts.has(q.toLowerCase())),
+        );
+      const excluded = new Set<number>();
+      for (const [label, entry] of this.files.entries)
+        if (heldTexts.has(entry.text.toLowerCase())) excluded.add(label);
+      items.forEach((l, i) => {
+        if (i % 2 !== fold) return;
+        const vector = vectors[i] as Float32Array;
+        const c = this.candidates(l.query, vector, undefined, { lexical, excluded });
+        const choice = this.tiers.choose(vector);
+        const tier = choice && {
+          confidence: choice.confidence,
+          kept: l.tools.every((t) => choice.categories.has(this.categoryOf.get(t) ?? "")),
+        };
+        scored.push({ gold: l.tools, ...c, ...(tier ? { tier } : {}) });
+      });
+    }
+    const result = fit(scored, { rejectWeight: this.calibration.rejectWeight });
+    const noTool = items.filter((l) => l.tools.length === 0).map((l) => l.query);
+    const positives = items.length - noTool.length;
+    this.calibration = {
+      version: 1,
+      embedderId: this.embedder.id,
+      lexicalWeight: result.lexicalWeight,
+      rejectWeight: result.rejectWeight,
+      threshold: result.threshold,
+      tierConfidence: result.tierConfidence,
+      fittedAt: new Date().toISOString(),
+      source: `fitted on ${items.length} labelled queries (${positives} with tools, ${noTool.length} without)`,
+      noToolQueries: [...new Set([...this.calibration.noToolQueries, ...noTool])].slice(-MAX_NO_TOOL_QUERIES),
+    };
+    await this.files.writeCalibration(this.calibration);
+    await this.sync(null);
+    this.scheduleSave();
+    return result;
+  }
+
+  /** Writes pending index changes now. */
+  async flush(): Promise<void> {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    this.saving = this.saving.then(() => this.files.save(this.dense));
+    await this.saving;
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+  }
+
+  private scheduleSave(): void {
+    // Writing a large index takes longer than the change itself; batch changes that come in bursts.
+    clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(() => {
+      this.flush().catch(() => {});
+    }, 250);
+    this.saveTimer.unref();
+  }
+
+  private candidates(
+    text: string,
+    vector: Float32Array,
+    allowed: Set<string> | undefined,
+    holdOut?: { lexical: LexicalIndex; excluded: Set<number> },
+  ): Candidates {
+    const entries = this.files.entries;
+    const dense = new Map<string, number>();
+    const accept = (tool: string | null) =>
+      tool !== null && (!allowed || allowed.has(this.categoryOf.get(tool) ?? ""));
+    const hits = this.dense.search(
+      vector,
+      DENSE_FETCH,
+      allowed || holdOut
+        ? (label) => !holdOut?.excluded.has(label) && accept(entries.get(label)?.tool ?? null)
+        : undefined,
+    );
+    for (const hit of hits) {
+      const tool = entries.get(hit.label)?.tool;
+      if (!tool) continue;
+      if (hit.similarity > (dense.get(tool) ?? -1)) dense.set(tool, hit.similarity);
+    }
+    const { scores, norm } = (holdOut?.lexical ?? this.lexical).search(text);
+    const lexical = new Map<string, number>();
+    const lexicalOnly: [string, number][] = [];
+    for (const [tool, raw] of scores) {
+      if (allowed && !allowed.has(this.categoryOf.get(tool) ?? "")) continue;
+      lexical.set(tool, raw / norm);
+      if (!dense.has(tool)) lexicalOnly.push([tool, raw]);
+    }
+    // Lexical finds the tool the dense half missed: give it its exact dense score, so fusion compares like
+    // with like.
+    lexicalOnly.sort((a, b) => b[1] - a[1]);
+    for (const [tool] of lexicalOnly.slice(0, LEXICAL_FETCH)) {
+      let best = -1;
+      for (const label of this.files.labelsOf(tool)) {
+        if (holdOut?.excluded.has(label)) continue;
+        const v = this.vectors.get(label);
+        if (v) best = Math.max(best, dot(vector, v));
+      }
+      dense.set(tool, best);
+    }
+    for (const tool of lexical.keys()) if (!dense.has(tool)) lexical.delete(tool);
+    let reject = 0;
+    for (const label of this.rejectLabels) {
+      if (holdOut?.excluded.has(label)) continue;
+      const v = this.vectors.get(label);
+      if (v) reject = Math.max(reject, dot(vector, v));
+    }
+    return { dense, lexical, reject };
+  }
+
+  /**
+   * The texts that should be in the dense index for `scope` (one tool's name; null: the no-tool class;
+   * undefined: everything): each tool's text, its examples and learned queries, the no-tool examples.
+   */
+  private wanted(scope: string | null | undefined): Entry[] {
+    const out: Entry[] = [];
+    const learned = this.feedback.byTool();
+    const tools =
+      scope === undefined ? [...this.tools.values()] : scope === null ? [] : [this.tools.get(scope)];
+    for (const tool of tools) {
+      if (!tool) continue;
+      const texts = new Set([denseText(tool), ...(tool.examples ?? []), ...(learned.get(tool.name) ?? [])]);
+      for (const text of texts) out.push({ tool: tool.name, text });
+    }
+    if (scope === undefined || scope === null)
+      for (const text of new Set([...NO_TOOL_ANCHORS, ...this.calibration.noToolQueries]))
+        out.push({ tool: null, text });
+    return out;
+  }
+
+  /** Makes the dense index hold exactly `wanted(scope)`: drops stale entries, embeds and adds missing ones. */
+  private async sync(scope: string | null | undefined, onProgress?: (done: number, total: number) => void) {
+    const have = new Map<string, number>();
+    const existing =
+      scope === undefined
+        ? [...this.files.entries.keys()]
+        : scope === null
+          ? this.rejectLabels
+          : [...this.files.labelsOf(scope)];
+    for (const label of existing) {
+      const entry = this.files.entries.get(label) as Entry;
+      have.set(entryKey(entry.tool, entry.text), label);
+    }
+    const missing: Entry[] = [];
+    for (const w of this.wanted(scope)) {
+      const key = entryKey(w.tool, w.text);
+      if (have.has(key)) have.delete(key);
+      else missing.push(w);
+    }
+    for (const label of have.values()) {
+      this.dense.remove(label);
+      this.files.deleteEntry(label);
+      this.vectors.delete(label);
+    }
+    const batch = 256;
+    for (let i = 0; i < missing.length; i += batch) {
+      const slice = missing.slice(i, i + batch);
+      const vectors = await this.embedder.embed(slice.map((m) => m.text));
+      slice.forEach((m, j) => {
+        const vector = vectors[j] as Float32Array;
+        const label = this.files.nextLabel++;
+        this.dense.add(label, vector);
+        this.files.setEntry(label, m);
+        this.vectors.set(label, vector);
+      });
+      onProgress?.(Math.min(i + batch, missing.length), missing.length);
+    }
+    if (scope === undefined)
+      for (const label of this.files.entries.keys())
+        if (!this.vectors.has(label)) this.vectors.set(label, this.dense.vector(label));
+    if (scope === undefined || scope === null)
+      this.rejectLabels = [...this.files.entries].filter(([, e]) => e.tool === null).map(([label]) => label);
+    return { added: missing.length, removed: have.size };
+  }
+
+  private buildLexicalAndTiers(): void {
+    const learned = this.feedback.byTool();
+    for (const tool of this.tools.values()) this.lexical.upsert(tool, learned.get(tool.name) ?? []);
+    const tools = [...this.tools.values()];
+    if (tools.some((t) => t.category)) {
+      for (const tool of tools) this.categoryOf.set(tool.name, tool.category ?? "uncategorised");
+    } else if (tools.length >= MIN_TOOLS_FOR_TIERS) {
+      const k = Math.min(32, Math.max(3, Math.round(Math.sqrt(tools.length / 4))));
+      const vectors = tools.map((t) => this.mainVector(t) as Float32Array);
+      const assignment = cluster(vectors, k);
+      tools.forEach((t, i) => {
+        this.categoryOf.set(t.name, `cluster-${assignment[i]}`);
+      });
+    }
+    for (const tool of tools) {
+      const category = this.categoryOf.get(tool.name);
+      const vector = this.mainVector(tool);
+      if (category && vector) this.tiers.add(category, vector);
+    }
+  }
+
+  private mainVector(tool: Tool): Float32Array | undefined {
+    const text = denseText(tool);
+    for (const label of this.files.labelsOf(tool.name))
+      if (this.files.entries.get(label)?.text === text) return this.vectors.get(label);
+    return undefined;
+  }
+
+  private tier(tool: Tool): void {
+    const vector = this.mainVector(tool);
+    if (!vector || this.tiers.size === 0) return;
+    let category = tool.category;
+    if (!category) {
+      // A new tool in a clustered catalog joins the department whose tools it is closest to.
+      const choice = this.tiers.choose(vector);
+      category = choice ? [...choice.categories][0] : undefined;
+    }
+    if (!category) return;
+    this.categoryOf.set(tool.name, category);
+    this.tiers.add(category, vector);
+  }
+
+  private untier(tool: Tool): void {
+    const category = this.categoryOf.get(tool.name);
+    const vector = this.mainVector(tool);
+    if (category && vector) this.tiers.add(category, vector, -1);
+    this.categoryOf.delete(tool.name);
+  }
+}
+
+function entryKey(tool: string | null, text: string): string {
+  return `${tool ?? ""}\u0000${text}`;
+}
+
+function checkQuery(query: string): { text: string; notices: string[] } {
+  if (typeof query !== "string") throw new RouterError("the query must be a string");
+  const text = normaliseQuery(query);
+  if (text.length === 0) throw new RouterError("the query is empty; say what you want to do");
+  if (text.length <= MAX_QUERY_CHARS) return { text, notices: [] };
+  return {
+    text: text.slice(0, MAX_QUERY_CHARS),
+    notices: [`the query was ${text.length} characters long; only its first ${MAX_QUERY_CHARS} were used`],
+  };
+}
+
+function round(x: number): number {
+  return Math.round(x * 1e6) / 1e6;
+}

@@ -1,0 +1,106 @@
+// Tier 1, as a switchboard sends a caller to a department: each category (a tool's `category`, or a cluster
+// of tool vectors when the catalog has none) has a centroid; a query close enough to a few centroids is
+// ranked only among their tools (tier 2), otherwise among all tools ("global").
+
+/** Categories closer than this (in centroid similarity) to the best one are taken along. */
+const TAKE_WITHIN = 0.05;
+const MAX_TAKEN = 3;
+/** Below this many tools a catalog is one department. */
+export const MIN_TOOLS_FOR_TIERS = 50;
+
+export interface TierChoice {
+  categories: Set<string>;
+  /** How far the best category stands above the first one left out. */
+  confidence: number;
+}
+
+export class Tiers {
+  /** Unnormalised sums of member vectors, updated as tools come and go. */
+  private readonly sums = new Map<string, { sum: Float32Array; count: number }>();
+
+  add(category: string, vector: Float32Array, sign: 1 | -1 = 1): void {
+    let entry = this.sums.get(category);
+    if (!entry) {
+      entry = { sum: new Float32Array(vector.length), count: 0 };
+      this.sums.set(category, entry);
+    }
+    for (let i = 0; i < vector.length; i++)
+      entry.sum[i] = (entry.sum[i] as number) + sign * (vector[i] as number);
+    entry.count += sign;
+    if (entry.count <= 0) this.sums.delete(category);
+  }
+
+  get size(): number {
+    return this.sums.size;
+  }
+
+  choose(query: Float32Array): TierChoice | undefined {
+    if (this.sums.size < 3) return undefined;
+    const ranked = [...this.sums]
+      .map(([category, { sum }]) => ({
+        category,
+        similarity: dot(query, sum) / (Math.sqrt(dot(sum, sum)) || 1),
+      }))
+      .sort((a, b) => b.similarity - a.similarity);
+    const top = ranked[0]?.similarity ?? 0;
+    const taken = ranked.filter((r, i) => i < MAX_TAKEN && r.similarity >= top - TAKE_WITHIN);
+    const firstLeftOut = ranked[taken.length]?.similarity ?? -1;
+    return { categories: new Set(taken.map((t) => t.category)), confidence: top - firstLeftOut };
+  }
+}
+
+/**
+ * Departments for a catalog without categories: k-means (k-means++ seeding, a fixed number of rounds) over
+ * the tools' vectors. Hand-written: twenty lines, and no maintained k-means package ships typed ESM.
+ */
+export function cluster(vectors: readonly Float32Array[], k: number, seed = 1): number[] {
+  let state = seed;
+  const rand = () => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state / 2147483648;
+  };
+  const centroids: Float32Array[] = [vectors[Math.floor(rand() * vectors.length)] as Float32Array];
+  const nearest = vectors.map((v) => 1 - dot(v, centroids[0] as Float32Array));
+  while (centroids.length < k) {
+    const total = nearest.reduce((a, b) => a + Math.max(0, b), 0);
+    let r = rand() * total;
+    let chosen = 0;
+    for (; chosen < vectors.length - 1 && r > Math.max(0, nearest[chosen] ?? 0); chosen++)
+      r -= Math.max(0, nearest[chosen] ?? 0);
+    const c = vectors[chosen] as Float32Array;
+    centroids.push(c);
+    vectors.forEach((v, i) => {
+      nearest[i] = Math.min(nearest[i] ?? 1, 1 - dot(v, c));
+    });
+  }
+  let assignment = vectors.map(() => 0);
+  for (let round = 0; round < 8; round++) {
+    assignment = vectors.map((v) => argmax(centroids.map((c) => dot(v, c))));
+    for (let j = 0; j < centroids.length; j++) {
+      const sum = new Float32Array(vectors[0]?.length ?? 0);
+      vectors.forEach((v, i) => {
+        if (assignment[i] === j) for (let d = 0; d < sum.length; d++) sum[d] = (sum[d] ?? 0) + (v[d] ?? 0);
+      });
+      if (sum.some((x) => x !== 0)) centroids[j] = unit(sum);
+    }
+  }
+  return assignment;
+}
+
+export function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += (a[i] as number) * (b[i] as number);
+  return s;
+}
+
+function unit(v: Float32Array): Float32Array {
+  const n = Math.sqrt(dot(v, v)) || 1;
+  for (let i = 0; i < v.length; i++) v[i] = (v[i] as number) / n;
+  return v;
+}
+
+function argmax(values: number[]): number {
+  let best = 0;
+  for (let i = 1; i < values.length; i++) if ((values[i] as number) > (values[best] as number)) best = i;
+  return best;
+}
