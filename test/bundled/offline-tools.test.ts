@@ -192,6 +192,18 @@ test("generate_uuid gives distinct version-4 UUIDs", async () => {
   assert.equal(new Set(uuids).size, 20);
 });
 
+test("current_time finds a zone by city and tells the time there now", async () => {
+  const value = await run("current_time", { timezone: "Tokyo" });
+  assert.equal(value.zone, "Asia/Tokyo");
+  assert.equal(value.utc_offset, "+09:00");
+  assert.ok(Math.abs((value.unix as number) - Date.now() / 1000) < 60, `unix ${value.unix}`);
+  const tokyo = new Date((value.unix as number) * 1000 + 9 * 3600 * 1000)
+    .toISOString()
+    .slice(0, 16)
+    .replace("T", " ");
+  assert.equal((value.local as string).slice(0, 16), tokyo);
+});
+
 test("jwt_decode reads the claims and never claims to have verified the signature", async () => {
   const token =
     "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
