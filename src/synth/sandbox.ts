@@ -180,7 +180,6 @@ class WarmIsolate {
   }
 
   async call(argsJson: string, timeoutMs: number, signal: AbortSignal | undefined): Promise<Reply> {
-    if (this.invoke === undefined) throw new Error("call before prepare");
     const controller = new AbortController();
     this.callSignal = controller.signal;
     const kill = (reason: "timeout" | "cancelled") => {
@@ -248,6 +247,10 @@ export class Sandbox {
     const capabilities = request.capabilities ?? {};
     const key = keyOf(request.name, request.code, capabilities);
     const isolate = this.warmTools.get(key)?.pop() ?? (await this.bind(request, capabilities));
+    if (request.signal?.aborted) {
+      this.release(key, isolate);
+      throw new SandboxError("cancelled", "the run was cancelled before it started");
+    }
     this.running.add(isolate);
     let reply: Reply;
     try {

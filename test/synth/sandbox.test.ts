@@ -106,6 +106,20 @@ describe("Sandbox", () => {
     assert.equal(error.kind, "cancelled");
   });
 
+  it("does not start a call whose signal aborted while its isolate was being prepared", async () => {
+    const controller = new AbortController();
+    const run = sandbox.run({
+      code: "function fresh(args) { return 1; }",
+      name: "fresh",
+      args: {},
+      signal: controller.signal,
+      timeoutMs: 10_000,
+    });
+    controller.abort();
+    const error = await failure(run);
+    assert.equal(error.kind, "cancelled");
+  });
+
   it("refuses to run once closed", async () => {
     const closed = new Sandbox();
     closed.close();
