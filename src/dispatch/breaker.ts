@@ -54,6 +54,7 @@ class ToolBreaker {
   readonly tool: string;
   readonly provider: string;
   readonly settings: string;
+  readonly settingsObject: BreakerSettings;
   readonly policy: CircuitBreakerPolicy;
   readonly #probes: number;
   #probing = 0;
@@ -62,6 +63,7 @@ class ToolBreaker {
     this.tool = tool;
     this.provider = provider;
     this.settings = JSON.stringify(settings);
+    this.settingsObject = settings;
     this.#probes = settings.halfOpenProbes;
     // cockatiel opens when failures exceed threshold·total; "reaches the rate" needs a hair less, and
     // its threshold must stay below 1.
@@ -90,21 +92,19 @@ class ToolBreaker {
     return stateNames[this.policy.state];
   }
 
-  async execute<T>(fn: () => Promise<T>): Promise<T> {
+  execute<T>(fn: () => Promise<T>): Promise<T> {
     if (this.policy.state === CircuitState.HalfOpen && this.#probing >= this.#probes)
-      throw new DispatchError("breaker_open", `circuit half-open for ${this.provider}: probe in flight`);
-    const running = this.policy.execute(fn);
-    const probe = this.policy.state === CircuitState.HalfOpen;
-    if (probe) this.#probing++;
-    try {
-      return await running;
-    } catch (error) {
+      return Promise.reject(
+        new DispatchError("breaker_open", `circuit half-open for ${this.provider}: probe in flight`),
+      );
+    const running = this.policy.execute(fn).catch((error: unknown) => {
       if (error instanceof BrokenCircuitError)
         throw new DispatchError("breaker_open", `circuit open for ${this.provider}`);
       throw error;
-    } finally {
-      if (probe) this.#probing--;
-    }
+    });
+    if (this.policy.state !== CircuitState.HalfOpen) return running;
+    this.#probing++;
+    return running.finally(() => this.#probing--);
   }
 }
 
@@ -129,6 +129,8 @@ export class BreakerRegistry {
   get(tool: string, provider: string, settings: BreakerSettings): ToolBreaker {
     const key = `${tool}\u0000${provider}`;
     const existing = this.#breakers.get(key);
+    // Effective policies are resolved once per tool definition, so the same object means the same settings.
+    if (existing?.settingsObject === settings) return existing;
     const signature = JSON.stringify(settings);
     if (existing && existing.settings === signature) return existing;
     const restored = this.#restored[key];

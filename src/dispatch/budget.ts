@@ -28,9 +28,9 @@ function jsonCharsUpTo(value: unknown, limit: number): number {
       chars += 2 + v.length;
       for (const item of v) stack.push(item);
     } else if (v && typeof v === "object") {
-      for (const [key, item] of Object.entries(v)) {
+      for (const key in v) {
         chars += key.length + 4;
-        stack.push(item);
+        stack.push((v as Record<string, unknown>)[key]);
       }
       chars += 2;
     } else chars += String(v).length;

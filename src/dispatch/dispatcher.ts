@@ -87,6 +87,7 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
   readonly #random: () => number;
   #count: TokenCounter = estimateTokens;
   #ready: Promise<void> | undefined;
+  #loaded = false;
 
   constructor(deps: DispatcherDeps) {
     super();
@@ -106,16 +107,23 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
     this.#ready ??= (async () => {
       await this.#breakers.load();
       this.#count = await tokenCounter(this.options.tokenizer);
+      this.#loaded = true;
     })();
     return this.#ready;
   }
 
   async execute(calls: readonly ToolCall[], options: ExecuteOptions = {}): Promise<CallResult[]> {
     checkCalls(calls);
-    await this.ready();
+    if (!this.#loaded) await this.ready();
     const { signal } = options;
     const context = options.context ?? this.#context;
     const snapshot: CallContext = Object.freeze({ ...context });
+    if (calls.length === 1) {
+      // The common case (one call) skips partitioning and the group bookkeeping.
+      const outcome = await this.#runOnce(this.#prepare(calls[0] as ToolCall), signal, snapshot);
+      applyPatches(context, [outcome.patch]);
+      return [outcome.result];
+    }
     const prepared = calls.map((call) => this.#prepare(call));
     const results: CallResult[] = new Array(calls.length);
     const patches: (Readonly<Record<string, unknown>> | undefined)[] = new Array(calls.length);

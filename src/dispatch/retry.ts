@@ -41,30 +41,45 @@ export interface RetryScope {
   onRetry(event: RetryEvent): void;
 }
 
+/**
+ * The first attempt runs outside p-retry: most calls succeed at once, and p-retry's set-up (option
+ * validation, clock reads) would otherwise sit on every call's path. After a failure that may be retried,
+ * p-retry drives the remaining attempts.
+ */
 export function withRetry<T>(attempt: () => Promise<T>, scope: RetryScope): Promise<T> {
   if (!scope.allowed || scope.settings.retries === 0) return attempt();
+  return attempt().catch((error: unknown) => retryAfterFailure(error, attempt, scope));
+}
+
+async function retryAfterFailure<T>(
+  first: unknown,
+  attempt: () => Promise<T>,
+  scope: RetryScope,
+): Promise<T> {
   const backoff: BackoffState = { previousMs: 0 };
   let refreshed = false;
+  const shouldRetry = async (error: unknown, retry: number): Promise<boolean> => {
+    const failure = classify(error, scope.rules);
+    if (!isRetryable(failure.class)) return false;
+    if (failure.class === "credentials") {
+      if (refreshed || !scope.provider.refreshCredentials) return false;
+      refreshed = true;
+      try {
+        await scope.provider.refreshCredentials();
+      } catch {
+        return false; // the call fails with the original 401, which says more than the refresh error
+      }
+    }
+    const delayMs = retryDelay(retry, failure, scope.settings, backoff, scope.random);
+    scope.onRetry({ retry, failure, delayMs });
+    if (delayMs > 0) await scope.sleep(delayMs, scope.signal);
+    return true;
+  };
+  if (!(await shouldRetry(first, 1))) throw first;
   return pRetry(attempt, {
-    retries: scope.settings.retries,
+    retries: scope.settings.retries - 1,
     minTimeout: 0,
     ...(scope.signal ? { signal: scope.signal } : {}),
-    shouldRetry: async ({ error, retriesConsumed }) => {
-      const failure = classify(error, scope.rules);
-      if (!isRetryable(failure.class)) return false;
-      if (failure.class === "credentials") {
-        if (refreshed || !scope.provider.refreshCredentials) return false;
-        refreshed = true;
-        try {
-          await scope.provider.refreshCredentials();
-        } catch {
-          return false; // the call fails with the original 401, which says more than the refresh error
-        }
-      }
-      const delayMs = retryDelay(retriesConsumed + 1, failure, scope.settings, backoff, scope.random);
-      scope.onRetry({ retry: retriesConsumed + 1, failure, delayMs });
-      if (delayMs > 0) await scope.sleep(delayMs, scope.signal);
-      return true;
-    },
+    shouldRetry: ({ error, retriesConsumed }) => shouldRetry(error, retriesConsumed + 2),
   });
 }

@@ -30,7 +30,10 @@ interface Running {
 
 export class ExecutionLog {
   readonly #running = new Map<string, Running>();
+  /** Ring buffer of finished executions; #next is where the next one goes. */
   readonly #history: ExecutionRecord[] = [];
+  #next = 0;
+  #lastSweep = 0;
   readonly #size: number;
   readonly #staleMs: number;
   readonly #now: () => number;
@@ -65,9 +68,12 @@ export class ExecutionLog {
     });
   }
 
-  /** Drops in-progress entries older than the stale limit, recording them as timed out. */
+  /** Drops in-progress entries older than the stale limit, recording them as timed out (once a second). */
   sweep(): void {
-    const cutoff = this.#now() - this.#staleMs;
+    const now = this.#now();
+    if (now - this.#lastSweep < 1000 && now >= this.#lastSweep) return;
+    this.#lastSweep = now;
+    const cutoff = now - this.#staleMs;
     for (const [id, { record }] of this.#running) {
       if (record.startedAt > cutoff) continue;
       this.#running.delete(id);
@@ -80,7 +86,9 @@ export class ExecutionLog {
 
   list(): ExecutionRecord[] {
     this.sweep();
-    return [...[...this.#running.values()].map((r) => r.record), ...this.#history].map((r) => ({ ...r }));
+    return [...[...this.#running.values()].map((r) => r.record), ...this.#newestFirst()].map((r) => ({
+      ...r,
+    }));
   }
 
   statistics(): ExecutionStatistics {
@@ -104,7 +112,12 @@ export class ExecutionLog {
 
   #remember(record: ExecutionRecord): void {
     if (this.#size === 0) return;
-    this.#history.unshift(record);
-    if (this.#history.length > this.#size) this.#history.pop();
+    this.#history[this.#next] = record;
+    this.#next = (this.#next + 1) % this.#size;
+  }
+
+  #newestFirst(): ExecutionRecord[] {
+    const h = this.#history;
+    return [...h.slice(0, this.#next).reverse(), ...h.slice(this.#next).reverse()];
   }
 }
