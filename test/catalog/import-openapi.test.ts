@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -159,6 +159,12 @@ test("the CLI writes the tools with --out, prints them without, and the output p
 });
 
 test("a document that is not OpenAPI 3 gets one clear error and exit 1", async () => {
+  const swagger2 = join(await mkdtemp(join(tmpdir(), "sb-openapi-")), "swagger.json");
+  await writeFile(
+    swagger2,
+    JSON.stringify({ swagger: "2.0", info: { title: "Old", version: "1" }, paths: {} }),
+  );
+  await assert.rejects(importOpenApi(swagger2), /swagger\.json: not an OpenAPI 3 document \(Swagger 2\.0/);
   await assert.rejects(
     run(process.execPath, [
       cli,
@@ -169,10 +175,46 @@ test("a document that is not OpenAPI 3 gets one clear error and exit 1", async (
     ]),
     (error: { code: number; stderr: string }) => {
       assert.equal(error.code, 1);
-      assert.match(error.stderr, /store-writer\.ts/);
+      assert.match(error.stderr, /cannot import .*store-writer\.ts/);
       assert.equal(error.stderr.trim().split("\n").length, 1, error.stderr);
       return true;
     },
   );
   await assert.rejects(run(process.execPath, [cli, "catalog", "import", "openapi"]), { code: 2 });
+});
+
+test("an OpenAPI 3.1 JSON document imports too, with a warning for each part left out", async () => {
+  const todo = await importOpenApi(join(import.meta.dirname, "../fixtures/todo-openapi-3.1.json"));
+  assert.deepEqual(
+    todo.tools.map((t) => t.name),
+    ["todos_search", "createTodo", "uploadAttachment"],
+  );
+  assert.deepEqual(todo.warnings, [
+    "the document declares no server: binding URLs are paths; prefix them with the API's origin",
+    'todos_search: cookie parameter "session" is not supported by http bindings; left out',
+    "uploadAttachment: request body (multipart/form-data) is not JSON; http bindings send JSON, so it was left out",
+    "the bindings read credentials from the environment: set TODO_API_KEY",
+  ]);
+  const [search, create] = todo.tools as [Tool, Tool];
+  assert.deepEqual(validateAgainstSchema(search.inputSchema, { q: "milk", after: null }), []);
+  assert.ok(validateAgainstSchema(search.inputSchema, { q: "m" }).some((i) => i.path === "q"));
+  assert.deepEqual(
+    validateAgainstSchema(create.inputSchema, { body: { title: "Buy milk", priority: 5 } }),
+    [],
+  );
+  assert.ok(
+    validateAgainstSchema(create.inputSchema, { body: { title: "x", priority: 0 } }).some(
+      (i) => i.path === "body.priority",
+    ),
+  );
+  assert.ok(
+    validateAgainstSchema(create.inputSchema, { body: { title: "x", due: 1 } }).some(
+      (i) => i.path === "body.due",
+    ),
+  );
+  assert.deepEqual((search.binding as { query: object }).query, {
+    q: "{q}",
+    after: "{after}",
+    api_key: "{env.TODO_API_KEY}",
+  });
 });
