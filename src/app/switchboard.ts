@@ -12,7 +12,7 @@ import {
 } from "../catalog/index.ts";
 import type { Logger } from "../config/index.ts";
 import { Dispatcher, estimateTokens } from "../dispatch/index.ts";
-import { createEmbedder } from "../embed/index.ts";
+import { createEmbedder, type Embedder } from "../embed/index.ts";
 import { Router } from "../router/index.ts";
 import { FileStore } from "../store/index.ts";
 import {
@@ -52,20 +52,38 @@ export interface OpenOptions {
   logger: Logger;
   /** Index building progress, on first start or after the catalog changed while stopped. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Load (or build) the index before resolving, as the servers do so that readiness means routable. False
+   * defers it to the first route, so `switchboard exec` runs calls without loading the embedding model.
+   */
+  index?: boolean;
+}
+
+interface Index {
+  router: Router;
+  embedder: Embedder;
 }
 
 export async function openSwitchboard(config: SwitchboardConfig, options: OpenOptions): Promise<Switchboard> {
   const { logger } = options;
   const store = new FileStore(config.data);
   const registry = await ToolRegistry.open({ store, catalog: config.catalog });
-  const embedder = await createEmbedder(config.embedder);
-  const router = await Router.open({
-    tools: registry.list(),
-    store,
-    embedder,
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-  });
-  logger.info({ index: router.report, tools: registry.list().length }, "index ready");
+  let opening: Promise<Index> | undefined;
+  const index = (): Promise<Index> => {
+    opening ??= (async () => {
+      const embedder = await createEmbedder(config.embedder);
+      const router = await Router.open({
+        tools: registry.list(),
+        store,
+        embedder,
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      });
+      logger.info({ index: router.report, tools: registry.list().length }, "index ready");
+      return { router, embedder };
+    })();
+    return opening;
+  };
+  if (options.index !== false) await index();
   const sandbox = new Sandbox();
   const dispatcher = new Dispatcher({
     tools: registry,
@@ -88,8 +106,14 @@ export async function openSwitchboard(config: SwitchboardConfig, options: OpenOp
   let indexing: Promise<void> = Promise.resolve();
   registry.on("change", (change) => {
     tokens.invalidate();
+    // An index not opened yet reads the registry as it is when it opens: nothing to replay.
+    if (!opening) return;
     indexing = indexing
-      .then(() => (change.type === "put" ? router.upsert(change.tool) : router.remove(change.tool.name)))
+      .then(async () => {
+        const { router } = await index();
+        if (change.type === "put") await router.upsert(change.tool);
+        else await router.remove(change.tool.name);
+      })
       .catch((error: Error) => logger.error({ err: error, tool: change.tool.name }, "index update failed"));
   });
 
@@ -108,6 +132,7 @@ export async function openSwitchboard(config: SwitchboardConfig, options: OpenOp
       );
     const { query, topK, threshold, categories, format } = parsed.data;
     const end = metrics.routeDuration.startTimer();
+    const { router } = await index();
     const result = await router.route(query, {
       topK,
       ...(threshold !== undefined ? { threshold } : {}),
@@ -252,6 +277,7 @@ export async function openSwitchboard(config: SwitchboardConfig, options: OpenOp
   async function feedback(pairs: FeedbackPair[]): Promise<number> {
     const unknown = pairs.flatMap((p, i) => (registry.get(p.tool) ? [] : [`pairs.${i}.tool "${p.tool}"`]));
     if (unknown.length > 0) throw new AppError("not_found", `unknown tool(s): ${unknown.join(", ")}`);
+    const { router } = await index();
     for (const pair of pairs) await router.recordFeedback(pair.query, pair.tool);
     return pairs.length;
   }
@@ -275,8 +301,10 @@ export async function openSwitchboard(config: SwitchboardConfig, options: OpenOp
     async close() {
       await indexing;
       await dispatcher.close();
-      await router.close();
-      await embedder.close();
+      // An index that failed to open has nothing to persist; its error was already reported to its caller.
+      const opened = await opening?.catch(() => undefined);
+      await opened?.router.close();
+      await opened?.embedder.close();
       await closeProviders();
       sandbox.close();
     },

@@ -80,7 +80,7 @@ async function readStdin(): Promise<string> {
 function printResult(result: CallResult): void {
   const mark = result.status === "completed" ? "✓" : "✗";
   process.stdout.write(
-    `${mark} ${result.id} ${result.name}: ${result.status} in ${result.timing.totalMs} ms\n`,
+    `${mark} ${result.id} ${result.name}: ${result.status} in ${Math.round(result.timing.totalMs)} ms\n`,
   );
   if (result.error) {
     process.stdout.write(`  ${result.error.class}: ${result.error.message}\n`);
@@ -99,6 +99,7 @@ export const command: Command = {
     const env = readEnv();
     const app = await openSwitchboard(configFrom(env, options), {
       logger: createLogger(env.SWITCHBOARD_LOG_LEVEL),
+      index: false,
     });
     try {
       const results = await app.execute(calls);
