@@ -1,11 +1,57 @@
+import { z } from "zod";
+import { readEnv } from "../../config/index.ts";
+import { catalogFlags, catalogOptionsSchema, openCatalogRouter, readQueryLines } from "../../router/index.ts";
+import { parseCommand } from "../args.ts";
+import { UsageError } from "../errors.ts";
 import type { Command } from "../main.ts";
+import { printJson } from "../output.ts";
 
-// Placeholder until issue 3 lands this command's engine.
+const usage = `
+Usage:
+  switchboard feedback [--catalog <file|dir>] [--data <dir>] --tool NAME [--json] "query text"
+  switchboard feedback [--catalog <file|dir>] [--data <dir>] --file <pairs.jsonl> [--json]
+
+Records that a query was rightly served by a tool, so that routing learns from use: the query becomes an
+example of the tool (a vector and lexical text), kept in the data folder. Learned queries are deduplicated
+and bounded per tool and in total, the oldest going first. --file takes JSON lines {"query", "tools": [names]}.
+
+Examples:
+  npx switchboard feedback --tool refund_order "I want my money back"
+`;
+
+const flags = { ...catalogFlags, tool: { type: "string" }, file: { type: "string" } } as const;
+
 export const command: Command = {
-  summary: "Record a confirmed query → tool pair (learning from use)",
-  usage: "switchboard feedback (not available yet: arrives with issue 3)",
-  async run() {
-    process.stderr.write("switchboard feedback: not available yet (arrives with issue 3)\n");
-    return 1;
+  summary: "Record that a query was served by a tool (learning from use)",
+  usage,
+  async run(argv) {
+    const env = readEnv();
+    const schema = catalogOptionsSchema({
+      catalog: env.SWITCHBOARD_CATALOG,
+      data: env.SWITCHBOARD_DATA,
+      embedder: env.SWITCHBOARD_EMBEDDER,
+    }).extend({ tool: z.string().min(1).optional(), file: z.string().min(1).optional() });
+    const { options, positionals } = parseCommand(argv, flags, schema);
+    let pairs: { query: string; tool: string }[];
+    if (options.file) {
+      if (options.tool || positionals.length > 0)
+        throw new UsageError("give either --file or --tool with a query");
+      pairs = (await readQueryLines(options.file, true)).flatMap((l) =>
+        (l.tools ?? []).map((tool) => ({ query: l.query, tool })),
+      );
+    } else {
+      if (!options.tool) throw new UsageError("--tool: name the tool that served the query (or use --file)");
+      if (positionals.length === 0) throw new UsageError("give the query that the tool served");
+      pairs = [{ query: positionals.join(" "), tool: options.tool }];
+    }
+    const opened = await openCatalogRouter(options);
+    try {
+      await opened.router.recordFeedbackMany(pairs);
+      if (options.json) printJson({ recorded: pairs.length });
+      else process.stdout.write(`recorded ${pairs.length} confirmed pair(s)\n`);
+      return 0;
+    } finally {
+      await opened.close();
+    }
   },
 };

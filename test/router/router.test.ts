@@ -1,0 +1,193 @@
+// The router against the real use-lite embedder and the real HNSW index, on a small catalog: incremental
+// changes, persistence and recovery, threshold behaviour, feedback and bad input.
+import assert from "node:assert/strict";
+import { readFile, rm, truncate, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import type { Tool } from "../../src/catalog/index.ts";
+import { createEmbedder, type Embedder } from "../../src/embed/index.ts";
+import { Router, RouterError } from "../../src/router/index.ts";
+import { FileStore } from "../../src/store/index.ts";
+
+const catalog: Tool[] = JSON.parse(
+  await readFile(new URL("./fixtures/small-catalog.json", import.meta.url), "utf8"),
+);
+let embedder: Embedder;
+const folders: string[] = [];
+
+function freshStore(): FileStore {
+  const folder = join(tmpdir(), `sb-router-${process.pid}-${folders.length}-${Date.now()}`);
+  folders.push(folder);
+  return new FileStore(folder);
+}
+
+before(async () => {
+  embedder = await createEmbedder({ kind: "use-lite" });
+});
+after(async () => {
+  await embedder.close();
+  for (const folder of folders) await rm(folder, { recursive: true, force: true });
+});
+
+test("routes a query to the fitting tool and explains the score", async () => {
+  const router = await Router.open({ tools: catalog, store: freshStore(), embedder });
+  assert.equal(router.report.action, "built");
+  const result = await router.route("how much is 20 dollars in euros", { topK: 3 });
+  assert.equal(result.tools[0]?.name, "convert_currency");
+  assert.equal(result.tools.length, 3);
+  const why = result.tools[0]?.why;
+  assert.ok(why && why.dense > 0 && why.lexical >= 0 && why.fused > 0);
+  assert.equal(why?.category, "finance");
+  await router.close();
+});
+
+test("upsert and remove change the index in place, and a reopen embeds nothing again", async () => {
+  const store = freshStore();
+  const router = await Router.open({ tools: catalog, store, embedder });
+  await router.upsert({
+    name: "track_parcel",
+    description: "Track a parcel shipment by its tracking number.",
+    inputSchema: { type: "object" },
+    category: "shop",
+  });
+  assert.equal((await router.route("where is my package 1Z999", { topK: 1 })).tools[0]?.name, "track_parcel");
+  await router.remove("send_email");
+  const after = await router.route("email my boss that I'm late", { topK: 8 });
+  assert.ok(!after.tools.some((t) => t.name === "send_email"));
+  await router.close();
+  const tools = [
+    ...catalog.filter((t) => t.name !== "send_email"),
+    {
+      name: "track_parcel",
+      description: "Track a parcel shipment by its tracking number.",
+      inputSchema: { type: "object" as const },
+      category: "shop",
+    },
+  ];
+  const reopened = await Router.open({ tools, store, embedder });
+  assert.equal(reopened.report.action, "loaded");
+  assert.equal(reopened.report.embedded, 0);
+  assert.equal((await reopened.route("where is my package", { topK: 1 })).tools[0]?.name, "track_parcel");
+  await reopened.close();
+  // A changed catalog is brought up to date incrementally: only the changed tool is embedded.
+  const changed = tools.map((t) =>
+    t.name === "calculate" ? { ...t, description: "Evaluate a math formula and return the number." } : t,
+  );
+  const updated = await Router.open({ tools: changed, store, embedder });
+  assert.equal(updated.report.action, "updated");
+  assert.equal(updated.report.embedded, 1);
+  await updated.close();
+});
+
+test("a truncated index file is detected by its checksum and rebuilt", async () => {
+  const store = freshStore();
+  await (await Router.open({ tools: catalog, store, embedder })).close();
+  const [indexFile] = (await store.list("router")).filter((k) => k.endsWith(".hnsw"));
+  assert.ok(indexFile);
+  await truncate(store.pathOf(indexFile), 100);
+  const router = await Router.open({ tools: catalog, store, embedder });
+  assert.equal(router.report.action, "rebuilt");
+  assert.match(router.report.reason ?? "", /checksum/);
+  assert.equal(
+    (await router.route("translate this into French", { topK: 1 })).tools[0]?.name,
+    "translate_text",
+  );
+  await router.close();
+  // And the rebuilt index is sound: the next open loads it.
+  const again = await Router.open({ tools: catalog, store, embedder });
+  assert.equal(again.report.action, "loaded");
+  await again.close();
+});
+
+test("an index built by another embedder is rebuilt, never mixed", async () => {
+  const store = freshStore();
+  await (await Router.open({ tools: catalog, store, embedder })).close();
+  // A stand-in with the same model under another id, as a model upgrade would look.
+  const other = {
+    id: `${embedder.id}-other`,
+    dimension: embedder.dimension,
+    embed: (t: string[]) => embedder.embed(t),
+  };
+  const router = await Router.open({ tools: catalog, store, embedder: other });
+  assert.equal(router.report.action, "rebuilt");
+  assert.match(router.report.reason ?? "", /embedder/);
+  await router.close();
+  const garbage = (await store.list("router")).find((k) => k.endsWith("manifest.json"));
+  assert.ok(garbage);
+  await writeFile(store.pathOf(garbage), "{ not json");
+  const recovered = await Router.open({ tools: catalog, store, embedder });
+  assert.equal(recovered.report.action, "rebuilt");
+  await recovered.close();
+});
+
+test("matched follows the threshold; tools are listed either way", async () => {
+  const router = await Router.open({ tools: catalog, store: freshStore(), embedder });
+  const low = await router.route("refund my order", { topK: 2, threshold: -10 });
+  assert.equal(low.matched, true);
+  const high = await router.route("refund my order", { topK: 2, threshold: 10 });
+  assert.equal(high.matched, false);
+  assert.equal(high.threshold, 10);
+  assert.equal(high.tools.length, 2);
+  assert.equal(high.tools[0]?.name, "refund_order");
+  const scoped = await router.route("refund my order", { topK: 5, categories: ["math"] });
+  assert.deepEqual(
+    scoped.tools.map((t) => t.name),
+    ["calculate"],
+  );
+  assert.equal(scoped.tools[0]?.why.tier, 2);
+  await router.close();
+});
+
+test("feedback teaches the router, is deduplicated and persists across reopen", async () => {
+  const store = freshStore();
+  const router = await Router.open({ tools: catalog, store, embedder });
+  const odd = "zorblax the quarterly thingamajig";
+  await router.recordFeedback(odd, "calculate");
+  await router.recordFeedback(`  ${odd} `, "calculate");
+  assert.equal((await router.route(odd, { topK: 1 })).tools[0]?.name, "calculate");
+  await router.close();
+  const [file] = (await store.list("router")).filter((k) => k.endsWith("feedback.json"));
+  assert.ok(file);
+  const saved = JSON.parse(await readFile(store.pathOf(file), "utf8"));
+  assert.deepEqual(saved.pairs, [{ query: odd, tool: "calculate" }]);
+  const reopened = await Router.open({ tools: catalog, store, embedder });
+  assert.equal(reopened.report.embedded, 0);
+  assert.equal((await reopened.route(odd, { topK: 1 })).tools[0]?.name, "calculate");
+  await assert.rejects(reopened.recordFeedback("anything", "no_such_tool"), /unknown tool "no_such_tool"/);
+  await reopened.close();
+});
+
+test("bad input gets one clear error or a notice", async () => {
+  await assert.rejects(
+    Router.open({ tools: [], store: freshStore(), embedder }),
+    (e: unknown) => e instanceof RouterError && /no tools/.test(e.message),
+  );
+  const router = await Router.open({ tools: catalog, store: freshStore(), embedder });
+  await assert.rejects(router.route("   \n ", { topK: 3 }), /query is empty/);
+  await assert.rejects(router.route("", { topK: 3 }), /query is empty/);
+  const long = await router.route(`refund my order ${"please ".repeat(400)}`, { topK: 1 });
+  assert.equal(long.notices.length, 1);
+  assert.match(long.notices[0] ?? "", /first 1000/);
+  assert.equal(long.query.length, 1000);
+  await router.close();
+});
+
+test("calibration fits weights and threshold from labelled queries and persists them", async () => {
+  const store = freshStore();
+  const router = await Router.open({ tools: catalog, store, embedder });
+  const labelled = (await readFile(new URL("./fixtures/small-queries.jsonl", import.meta.url), "utf8"))
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+  const fitResult = await router.calibrate(labelled);
+  assert.ok(fitResult.lexicalWeight >= 0 && fitResult.lexicalWeight <= 1);
+  assert.ok(fitResult.tradeOff.length > 0);
+  assert.ok(router.currentCalibration.fittedAt);
+  assert.deepEqual(router.currentCalibration.noToolQueries, ["what is the meaning of life"]);
+  await router.close();
+  const reopened = await Router.open({ tools: catalog, store, embedder });
+  assert.equal(reopened.currentCalibration.threshold, fitResult.threshold);
+  assert.equal(reopened.report.embedded, 0);
+  await reopened.close();
+});

@@ -1,0 +1,85 @@
+// The router's pure parts: name splitting, BM25 coverage, fusion, metrics, feedback bounds.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { addPair, MAX_FEEDBACK_PER_TOOL, MAX_FEEDBACK_TOTAL } from "../../src/router/feedback.ts";
+import { fuse } from "../../src/router/fusion.ts";
+import { LexicalIndex } from "../../src/router/lexical.ts";
+import { auroc, evaluate } from "../../src/router/metrics.ts";
+import { nameWords } from "../../src/router/text.ts";
+
+const tool = (name: string, description: string) => ({
+  name,
+  description,
+  inputSchema: { type: "object" as const },
+});
+
+test("tool names split into words: camelCase, snake_case, acronyms and digits", () => {
+  assert.deepEqual(nameWords("listRepositoryWebhooks"), ["list", "repository", "webhooks"]);
+  assert.deepEqual(nameWords("get_user_v2"), ["get", "user", "v", "2"]);
+  assert.deepEqual(nameWords("PDFToText"), ["pdf", "to", "text"]);
+});
+
+test("BM25 ranks the tool whose name words match, and scores coverage in 0..1", () => {
+  const index = new LexicalIndex();
+  index.upsert(tool("listRepositoryWebhooks", "List the webhooks of a repository."));
+  index.upsert(tool("deleteRepositoryWebhook", "Delete a webhook from a repository."));
+  index.upsert(tool("listProjectIssues", "List the issues of a project."));
+  const { scores, norm } = index.search("delete the webhook on my repo repository");
+  const ranked = [...scores].sort((a, b) => b[1] - a[1]);
+  assert.equal(ranked[0]?.[0], "deleteRepositoryWebhook");
+  for (const [, s] of scores) assert.ok(s / norm > 0 && s / norm <= 1);
+  index.remove("deleteRepositoryWebhook");
+  assert.equal(index.search("delete webhook").scores.has("deleteRepositoryWebhook"), false);
+  assert.equal(index.size, 2);
+});
+
+test("fusion mixes dense and lexical by the weight and sorts best first", () => {
+  const dense = new Map([
+    ["a", 0.8],
+    ["b", 0.4],
+  ]);
+  const lexical = new Map([["b", 1]]);
+  assert.equal(fuse(dense, lexical, 0)[0]?.name, "a");
+  assert.equal(fuse(dense, lexical, 0.7)[0]?.name, "b");
+  assert.ok(Math.abs((fuse(dense, lexical, 0.5)[0]?.fused ?? 0) - 0.7) < 1e-9);
+});
+
+test("metrics: hit@1, recall@K, complete@K, MRR, AUROC and accuracy", () => {
+  const m = evaluate(
+    [
+      { gold: ["a"], ranked: ["a", "b"], confidence: 0.9, matched: true, ms: 1 },
+      { gold: ["a", "c"], ranked: ["b", "a"], confidence: 0.7, matched: true, ms: 2 },
+      { gold: [], ranked: ["b"], confidence: 0.2, matched: false, ms: 3 },
+    ],
+    2,
+  );
+  assert.equal(m["hit@1"], 0.5);
+  assert.equal(m["recall@2"], 0.75);
+  assert.equal(m["complete@2"], 0.5);
+  assert.equal(m.mrr, 0.75);
+  assert.equal(m.noToolAUROC, 1);
+  assert.equal(m.noToolAccuracy, 1);
+  assert.equal(auroc([{ gold: ["a"], confidence: 0.5 }]), null);
+  assert.equal(
+    auroc([
+      { gold: ["a"], confidence: 0.5 },
+      { gold: [], confidence: 0.5 },
+    ]),
+    0.5,
+  );
+});
+
+test("feedback is deduplicated and bounded per tool and in total, oldest dropped first", () => {
+  let pairs = addPair([], { query: "Refund  my order", tool: "refund" });
+  pairs = addPair(pairs, { query: "refund my order ", tool: "refund" });
+  assert.equal(pairs.length, 1);
+  for (let i = 0; i < MAX_FEEDBACK_PER_TOOL + 5; i++)
+    pairs = addPair(pairs, { query: `q${i}`, tool: "refund" });
+  assert.equal(pairs.length, MAX_FEEDBACK_PER_TOOL);
+  assert.equal(pairs[0]?.query, "q5");
+  pairs = Array.from({ length: MAX_FEEDBACK_TOTAL }, (_, i) => ({ query: `x${i}`, tool: `t${i % 1000}` }));
+  pairs = addPair(pairs, { query: "newest", tool: "t1" });
+  assert.equal(pairs.length, MAX_FEEDBACK_TOTAL);
+  assert.equal(pairs[0]?.query, "x1");
+  assert.equal(pairs.at(-1)?.query, "newest");
+});
