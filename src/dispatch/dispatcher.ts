@@ -72,6 +72,12 @@ interface Outcome {
 }
 
 const noPatch = undefined;
+const EMPTY_CONTEXT: CallContext = Object.freeze({});
+
+function isEmpty(record: Record<string, unknown>): boolean {
+  for (const _ in record) return false;
+  return true;
+}
 
 export class Dispatcher extends EventEmitter<DispatchEvents> {
   readonly options: DispatcherOptions;
@@ -117,7 +123,7 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
     if (!this.#loaded) await this.ready();
     const { signal } = options;
     const context = options.context ?? this.#context;
-    const snapshot: CallContext = Object.freeze({ ...context });
+    const snapshot: CallContext = isEmpty(context) ? EMPTY_CONTEXT : Object.freeze({ ...context });
     if (calls.length === 1) {
       // The common case (one call) skips partitioning and the group bookkeeping.
       const outcome = await this.#runOnce(this.#prepare(calls[0] as ToolCall), signal, snapshot);

@@ -46,12 +46,17 @@ export class ExecutionLog {
 
   /** The outcome of a call with this id that is running now, if any. */
   running(id: string): Promise<CallResult> | undefined {
-    this.sweep();
+    const entry = this.#running.get(id);
+    if (!entry) return undefined;
+    // A stale entry does not hold the id: sweep it, and the call runs again.
+    if (this.#now() - entry.record.startedAt >= this.#staleMs) this.sweep(true);
     return this.#running.get(id)?.outcome;
   }
 
   begin(id: string, name: string, outcome: Promise<CallResult>): void {
-    const record: ExecutionRecord = { id, name, status: "in_progress", startedAt: this.#now() };
+    const startedAt = this.#now();
+    this.sweep(false, startedAt);
+    const record: ExecutionRecord = { id, name, status: "in_progress", startedAt };
     const entry = { record, outcome };
     this.#running.set(id, entry);
     outcome.then((result) => {
@@ -59,7 +64,7 @@ export class ExecutionLog {
       if (this.#running.get(id) !== entry) return;
       this.#running.delete(id);
       record.status = result.status;
-      record.finishedAt = this.#now();
+      record.finishedAt = startedAt + Math.round(result.timing.totalMs);
       record.timing = result.timing;
       record.attempts = result.provenance.attempts;
       if (result.provenance.provider !== undefined) record.provider = result.provenance.provider;
@@ -68,10 +73,9 @@ export class ExecutionLog {
     });
   }
 
-  /** Drops in-progress entries older than the stale limit, recording them as timed out (once a second). */
-  sweep(): void {
-    const now = this.#now();
-    if (now - this.#lastSweep < 1000 && now >= this.#lastSweep) return;
+  /** Drops in-progress entries older than the stale limit, recording them as timed out; on the call path at most once a second. */
+  sweep(force = true, now = this.#now()): void {
+    if (!force && now - this.#lastSweep < 1000 && now >= this.#lastSweep) return;
     this.#lastSweep = now;
     const cutoff = now - this.#staleMs;
     for (const [id, { record }] of this.#running) {

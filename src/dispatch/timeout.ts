@@ -1,7 +1,7 @@
 // One provider invocation with a deadline. The provider gets an AbortSignal that fires on the timeout or
 // when the batch is cancelled; a provider that ignores it is raced, so a hanging tool cannot hang a call.
 import { CallTimeoutError } from "./errors.ts";
-import type { CallContext, Provider } from "./types.ts";
+import type { CallContext, InvokeOptions, Provider } from "./types.ts";
 
 export function invokeWithTimeout(
   provider: Provider,
@@ -12,7 +12,25 @@ export function invokeWithTimeout(
   batchSignal: AbortSignal | undefined,
 ): Promise<unknown> {
   if (batchSignal?.aborted) return Promise.reject(batchSignal.reason);
-  const controller = new AbortController();
+  // The AbortController is made when the provider first reads `signal`: providers that never look at it
+  // (pure in-process tools) do not pay for one on every call.
+  let controller: AbortController | undefined;
+  let abortedWith: unknown;
+  const options: InvokeOptions = {
+    get signal() {
+      if (!controller) {
+        controller = new AbortController();
+        if (abortedWith !== undefined) controller.abort(abortedWith);
+      }
+      return controller.signal;
+    },
+    callId,
+    context,
+  };
+  const abort = (reason: unknown) => {
+    abortedWith = reason;
+    controller?.abort(reason);
+  };
   return new Promise((resolve, reject) => {
     const finish = () => {
       clearTimeout(timer);
@@ -20,19 +38,19 @@ export function invokeWithTimeout(
     };
     const onCancel = () => {
       finish();
-      controller.abort(batchSignal?.reason);
+      abort(batchSignal?.reason);
       reject(batchSignal?.reason);
     };
     const timer = setTimeout(() => {
       finish();
       const error = new CallTimeoutError(timeoutMs);
-      controller.abort(error);
+      abort(error);
       reject(error);
     }, timeoutMs);
     batchSignal?.addEventListener("abort", onCancel, { once: true });
     let running: Promise<unknown>;
     try {
-      running = provider.invoke(args, { signal: controller.signal, callId, context });
+      running = provider.invoke(args, options);
     } catch (error) {
       running = Promise.reject(error);
     }
