@@ -167,8 +167,17 @@ export async function createHttpServer(options: HttpServerOptions) {
         void transport.close();
         void mcp.close();
       });
-      await mcp.connect(transport);
-      await transport.handleRequest(request.raw, reply.raw, request.body);
+      try {
+        await mcp.connect(transport);
+        await transport.handleRequest(request.raw, reply.raw, request.body);
+      } catch (error) {
+        // The reply is hijacked, so Fastify's error handler cannot answer for the transport.
+        request.log.error({ err: error }, "MCP request failed");
+        if (!reply.raw.headersSent)
+          reply.raw
+            .writeHead(500, { "content-type": "application/json" })
+            .end(JSON.stringify({ error: { code: "internal", message: "the MCP request failed" } }));
+      }
     },
   });
 
