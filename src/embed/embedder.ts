@@ -23,6 +23,7 @@ function workerCount(requested: number | undefined): number {
 export async function startEmbedder(entry: URL, data: unknown, workers?: number): Promise<Embedder> {
   const pool = await WorkerPool.start({ entry, data, size: workerCount(workers) });
   const batcher = new MicroBatcher(pool, MAX_BATCH);
+  // Holds the texts of query-sized calls only, so that indexing a catalog does not push the queries out.
   // Stored and handed out as copies, so a caller that changes a vector cannot change the cache.
   const cache = new LRUCache<string, Float32Array>({ max: CACHE_ENTRIES });
 
@@ -37,7 +38,7 @@ export async function startEmbedder(entry: URL, data: unknown, workers?: number)
       if (missing.length > 0) {
         const vectors = await batcher.embed(missing);
         const byText = new Map(missing.map((text, index) => [text, vectors[index] as Float32Array]));
-        for (const [text, vector] of byText) cache.set(text, vector.slice());
+        if (texts.length < MAX_BATCH) for (const [text, vector] of byText) cache.set(text, vector.slice());
         texts.forEach((text, index) => {
           results[index] ??= byText.get(text)?.slice();
         });

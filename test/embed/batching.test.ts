@@ -89,6 +89,13 @@ describe("worker pool with micro-batching (stand-in model)", () => {
     );
   });
 
+  it("keeps the texts of large calls out of the cache", async () => {
+    const texts = Array.from({ length: 64 }, (_, index) => `catalog entry ${index}`);
+    await embedder.embed(texts);
+    const [vector] = await embedder.embed([texts[0] as string]);
+    assert.equal(decode(vector).batchSize, 1, "computed again, not taken from the batch of 64");
+  });
+
   it("returns an empty list for no texts", async () => {
     assert.deepEqual(await embedder.embed([]), []);
   });
