@@ -12,6 +12,7 @@ import {
   SamplingBreaker,
 } from "cockatiel";
 import { z } from "zod";
+import type { ErrorRules } from "../catalog/index.ts";
 import type { DataStore } from "../store/index.ts";
 import { classify } from "./classify.ts";
 import { DispatchError } from "./errors.ts";
@@ -37,8 +38,8 @@ const persistedSchema = z.object({
 type Persisted = z.infer<typeof persistedSchema>;
 
 /** Failures that say something about the provider's health; input and credential errors do not. */
-function countsAsFailure(error: unknown): boolean {
-  const cls = classify(error).class;
+function countsAsFailure(error: unknown, rules: ErrorRules | undefined): boolean {
+  const cls = classify(error, rules).class;
   return cls !== "fatal" && cls !== "credentials" && cls !== "cancelled";
 }
 
@@ -59,7 +60,13 @@ class ToolBreaker {
   readonly #probes: number;
   #probing = 0;
 
-  constructor(tool: string, provider: string, settings: BreakerSettings, initialState?: unknown) {
+  constructor(
+    tool: string,
+    provider: string,
+    settings: BreakerSettings,
+    rules: ErrorRules | undefined,
+    initialState?: unknown,
+  ) {
     this.tool = tool;
     this.provider = provider;
     this.settings = JSON.stringify(settings);
@@ -80,12 +87,15 @@ class ToolBreaker {
             size: settings.windowSize,
             minimumNumberOfCalls: Math.min(settings.minCalls, settings.windowSize),
           });
-    this.policy = circuitBreaker(handleWhen(countsAsFailure), {
-      breaker,
-      halfOpenAfter: settings.cooldownMs,
-      halfOpenSampling: { calls: settings.halfOpenProbes, threshold: 0 },
-      ...(initialState ? { initialState } : {}),
-    });
+    this.policy = circuitBreaker(
+      handleWhen((error) => countsAsFailure(error, rules)),
+      {
+        breaker,
+        halfOpenAfter: settings.cooldownMs,
+        halfOpenSampling: { calls: settings.halfOpenProbes, threshold: 0 },
+        ...(initialState ? { initialState } : {}),
+      },
+    );
   }
 
   get state(): BreakerStateName {
@@ -126,7 +136,7 @@ export class BreakerRegistry {
     this.#restored = (await this.#store.readJson(BREAKERS_KEY, persistedSchema))?.breakers ?? {};
   }
 
-  get(tool: string, provider: string, settings: BreakerSettings): ToolBreaker {
+  get(tool: string, provider: string, settings: BreakerSettings, rules: ErrorRules | undefined): ToolBreaker {
     const key = `${tool}\u0000${provider}`;
     const existing = this.#breakers.get(key);
     // Effective policies are resolved once per tool definition, so the same object means the same settings.
@@ -135,7 +145,7 @@ export class BreakerRegistry {
     if (existing && existing.settings === signature) return existing;
     const restored = this.#restored[key];
     const initial = restored && restored.settings === signature ? restored.snapshot : undefined;
-    const breaker = new ToolBreaker(tool, provider, settings, initial);
+    const breaker = new ToolBreaker(tool, provider, settings, rules, initial);
     breaker.policy.onStateChange((state) => {
       this.#onChange({ tool, provider, state: stateNames[state] });
       this.#persist();

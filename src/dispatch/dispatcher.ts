@@ -371,7 +371,7 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
           reason,
         });
       }
-      const breaker = this.#breakers.get(tool.name, provider.id, policy.breaker);
+      const breaker = this.#breakers.get(tool.name, provider.id, policy.breaker, rules);
       let patch: Readonly<Record<string, unknown>> | undefined;
       try {
         const output = await withRetry(

@@ -112,6 +112,14 @@ test("input errors do not count against the provider", async () => {
   assert.equal(dispatcher.breakers()[0]?.state, "closed");
 });
 
+test("a tool's own error rules decide what counts against its breaker", async () => {
+  const provider = faultyProvider({ failRate: 1, kinds: ["503"] });
+  const t = readTool("flaky", { policy: { retry: { retries: 0 }, breaker, errors: { fatal: [503] } } });
+  const { dispatcher, call } = setup([provider], t);
+  for (let i = 0; i < 6; i++) await call();
+  assert.equal(dispatcher.breakers()[0]?.state, "closed");
+});
+
 test("each provider in a fallback chain has its own breaker", async () => {
   const primary = faultyProvider({ id: "primary", failRate: 1 });
   const secondary = faultyProvider({ id: "secondary" });
