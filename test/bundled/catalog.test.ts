@@ -5,7 +5,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
 import { readCatalog, TOOL_NAME_PATTERN, type Tool } from "../../src/catalog/index.ts";
-import { checkCode } from "../../src/synth/index.ts";
+import { classify } from "../../src/dispatch/index.ts";
+import { checkCode, SandboxError } from "../../src/synth/index.ts";
 
 const catalogDir = join(import.meta.dirname, "../../catalog");
 const report = await readCatalog(catalogDir);
@@ -122,6 +123,26 @@ test("shop API tools take their base URL and key from the environment and fill e
         );
     if (tool.binding.body)
       assert.ok(required.includes(tool.binding.body), `${tool.name}: body ${tool.binding.body} not required`);
+  }
+});
+
+test("an internet tool's failures are classified so the dispatcher retries, falls back and serves stale", () => {
+  const internet = tools.filter((t) => t.binding?.type === "sandbox" && t.binding.capabilities?.fetch);
+  assert.ok(internet.length >= 10, `only ${internet.length} internet tools`);
+  // What the sandbox raises when a tool's ctx.fetch fails or its provider answers with a server error.
+  const unreachable = new SandboxError(
+    "runtime",
+    "Error: could not reach wttr.in (offline or blocked?): fetch https://wttr.in/Oslo: getaddrinfo ENOTFOUND wttr.in",
+  );
+  const serverError = new SandboxError("runtime", "Error: api.frankfurter.app answered HTTP 503");
+  const badInput = new SandboxError(
+    "runtime",
+    'Error: base must be a 3-letter ISO 4217 currency code, got "EURO"',
+  );
+  for (const tool of internet) {
+    assert.equal(classify(unreachable, tool.policy?.errors).class, "connection", tool.name);
+    assert.equal(classify(serverError, tool.policy?.errors).class, "connection", tool.name);
+    assert.notEqual(classify(badInput, tool.policy?.errors).class, "connection", tool.name);
   }
 });
 
