@@ -31,10 +31,19 @@ const overlayEntrySchema = z.union([
     tool: toolSchema,
   }),
   // A tombstone: hides a catalog tool and keeps the version counting up if the name is put again.
-  z.strictObject({ version: z.number().int().positive(), updatedAt: z.string(), deleted: z.literal(true) }),
+  z.strictObject({
+    name: z.string(),
+    version: z.number().int().positive(),
+    updatedAt: z.string(),
+    deleted: z.literal(true),
+  }),
 ]);
-const overlaySchema = z.strictObject({ tools: z.record(z.string(), overlayEntrySchema) });
+// A list rather than an object keyed by name, so that no tool name ("__proto__") is special.
+const overlaySchema = z.strictObject({ tools: z.array(overlayEntrySchema) });
 type Overlay = z.infer<typeof overlaySchema>;
+type OverlayEntry = Overlay["tools"][number];
+
+const entryName = (entry: OverlayEntry) => ("deleted" in entry ? entry.name : entry.tool.name);
 
 /** A put that would store an unusable tool; `issues` carry the field paths. */
 export class ToolValidationError extends Error {
@@ -138,7 +147,7 @@ export class ToolRegistry extends EventEmitter<{ change: [ToolChange] }> {
     await this.#change(name, (current, present) => {
       existed = present;
       return present
-        ? { version: current + 1, updatedAt: new Date().toISOString(), deleted: true }
+        ? { name, version: current + 1, updatedAt: new Date().toISOString(), deleted: true as const }
         : undefined;
     });
     return existed;
@@ -151,17 +160,19 @@ export class ToolRegistry extends EventEmitter<{ change: [ToolChange] }> {
 
   #change(
     name: string,
-    next: (currentVersion: number, present: boolean) => Overlay["tools"][string] | undefined,
+    next: (currentVersion: number, present: boolean) => OverlayEntry | undefined,
   ): Promise<RegistryEntry> {
     const run = async () => {
       const overlay = await this.#store.updateJson(OVERLAY_KEY, overlaySchema, (stored) => {
-        const tools = { ...stored?.tools };
-        const own = tools[name];
+        const tools = [...(stored?.tools ?? [])];
+        const index = tools.findIndex((entry) => entryName(entry) === name);
+        const own = tools[index];
         const base = this.#base.get(name);
         const current = own?.version ?? (base ? (base.version ?? 1) : 0);
         const present = own ? !("deleted" in own) : base !== undefined;
         const entry = next(current, present);
-        if (entry) tools[name] = entry;
+        if (entry && own) tools[index] = entry;
+        else if (entry) tools.push(entry);
         return { tools };
       });
       this.#apply(overlay);
@@ -177,7 +188,8 @@ export class ToolRegistry extends EventEmitter<{ change: [ToolChange] }> {
     for (const [name, tool] of this.#base) {
       view.set(name, { tool, origin: "catalog", version: tool.version ?? 1 });
     }
-    for (const [name, entry] of Object.entries(overlay?.tools ?? {})) {
+    for (const entry of overlay?.tools ?? []) {
+      const name = entryName(entry);
       if ("deleted" in entry) view.delete(name);
       else
         view.set(name, {

@@ -93,6 +93,22 @@ test("a bad put names the fields and leaves what is stored untouched", async () 
   assert.deepEqual(changes, []);
 });
 
+test("any tool name is stored faithfully, even one that is special to JavaScript objects", async () => {
+  const { catalog, store } = await setup();
+  const registry = await ToolRegistry.open({ catalog, store });
+  await registry.put({ ...weather, name: "__proto__" }, "api");
+  await registry.put({ ...weather, name: "constructor" }, "api");
+  const reopened = await ToolRegistry.open({ catalog, store });
+  assert.deepEqual(
+    reopened
+      .list()
+      .map((t) => t.name)
+      .sort(),
+    ["__proto__", "constructor", "get_weather"],
+  );
+  assert.equal(reopened.entry("constructor")?.version, 1);
+});
+
 test("delete hides a catalog tool across reopen, and a later put continues the version", async () => {
   const { catalog, store } = await setup();
   const registry = await ToolRegistry.open({ catalog, store });
