@@ -1,11 +1,13 @@
 // `switchboard synth` as external checks call it: a real child process, JSON on stdout, the exit code.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import { ToolRegistry } from "../../src/catalog/index.ts";
+import { FileStore } from "../../src/store/index.ts";
 
 const bin = fileURLToPath(new URL("../../bin/switchboard.js", import.meta.url));
 let dir: string;
@@ -111,9 +113,9 @@ describe("switchboard synth --json", () => {
     assert.equal(first.code, 0, JSON.stringify(first));
     const second = await synth(args);
     assert.deepEqual(second.json.registered, { name: "word_count", version: 2 });
-    const overlay = JSON.parse(await readFile(join(data, "catalog/overlay.json"), "utf8"));
-    assert.equal(overlay.tools.word_count.origin, "synthesized");
-    assert.equal(overlay.tools.word_count.tool.binding.type, "sandbox");
+    const registry = await ToolRegistry.open({ store: new FileStore(data) });
+    assert.equal(registry.entry("word_count")?.origin, "synthesized");
+    assert.equal(registry.get("word_count")?.binding?.type, "sandbox");
   });
 
   it("exits 2 for a usage mistake", async () => {
