@@ -154,8 +154,20 @@ export class BreakerRegistry {
     return breaker;
   }
 
+  /** Every breaker met so far, and restored ones nobody has called yet (as they were persisted). */
   list(): BreakerInfo[] {
-    return [...this.#breakers.values()].map((b) => ({ tool: b.tool, provider: b.provider, state: b.state }));
+    const live = [...this.#breakers.values()].map((b) => ({
+      tool: b.tool,
+      provider: b.provider,
+      state: b.state,
+    }));
+    const restored = Object.entries(this.#restored)
+      .filter(([key]) => !this.#breakers.has(key))
+      .map(([, r]) => {
+        const value = (r.snapshot as { ownState?: { value?: CircuitState } }).ownState?.value;
+        return { tool: r.tool, provider: r.provider, state: stateNames[value ?? CircuitState.Open] };
+      });
+    return [...live, ...restored];
   }
 
   /** Resolves when every state change so far has been written. */

@@ -139,6 +139,8 @@ test("an open breaker is persisted and still open after a restart", async () => 
   await first.dispatcher.close();
 
   const restarted = setup([provider], flakyTool(), store);
+  await restarted.dispatcher.ready();
+  assert.deepEqual(restarted.dispatcher.breakers(), [{ tool: "flaky", provider: "primary", state: "open" }]);
   const result = await restarted.call();
   assert.equal(result?.error?.class, "breaker_open");
   assert.equal(provider.invocations, 4);
