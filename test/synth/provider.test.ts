@@ -1,5 +1,5 @@
 // Synthesized and file-based sandboxed tools behind the real dispatcher, like any other tool: completion,
-// the per-tool timeout, failures classified and recorded, a budget on the result.
+// the per-tool timeout, failures, the execution record, the result budget.
 import assert from "node:assert/strict";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -73,6 +73,21 @@ describe("sandboxProvider behind the dispatcher", () => {
     const [result] = await dispatcher.execute([{ id: "c4", name: "thrower", arguments: { fail: true } }]);
     assert.equal(result?.status, "failed");
     assert.match(result?.error?.message ?? "", /asked to fail/);
+  });
+
+  it("cuts a large result to the tool's result budget", async () => {
+    await register(
+      "many_words",
+      "function many_words(args) { return { words: Array.from({ length: 5000 }, (_, i) => 'word' + i) }; }",
+      {
+        policy: { resultBudget: { tokens: 200 } },
+      },
+    );
+    const [result] = await dispatcher.execute([{ id: "c5", name: "many_words", arguments: {} }]);
+    assert.equal(result?.status, "completed");
+    const words = (result?.output as { words: string[] }).words;
+    assert.ok(words.length < 5000, `${words.length} words came back`);
+    assert.match(result?.provenance.warnings?.join(" ") ?? "", /output truncated to the 200-token budget/);
   });
 
   it("reads a binding file once and caches it", async () => {
