@@ -62,6 +62,9 @@ export async function createHttpServer(options: HttpServerOptions) {
     genReqId: () => randomUUID(),
     return503OnClosing: true,
     forceCloseConnections: "idle",
+    // One log line per request (in onResponse below) instead of Fastify's two: logging is a measurable
+    // share of a small request's cost.
+    disableRequestLogging: true,
   });
 
   // Bodies are JSON only: a text/plain body gets 415 rather than a confusing type error.
@@ -113,6 +116,15 @@ export async function createHttpServer(options: HttpServerOptions) {
   });
 
   server.addHook("onResponse", async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
+      "request",
+    );
     app?.metrics.httpDuration.observe(
       {
         method: request.method,
