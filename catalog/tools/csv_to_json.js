@@ -4,6 +4,11 @@ async function csv_to_json(args) {
   const { csv } = args;
   const header = args.header ?? true;
   const inferTypes = args.infer_types ?? true;
+  // The whole file is parsed (row_count is exact) but at most max_rows rows are returned: a 1 MB CSV can
+  // turn into more JSON than a result may hold.
+  const maxRows = args.max_rows ?? 1000;
+  if (!Number.isInteger(maxRows) || maxRows < 1 || maxRows > 10000)
+    throw new Error("max_rows must be an integer from 1 to 10000");
   if (typeof csv !== "string") throw new Error("csv must be a string");
   if (csv.length > 1_000_000) throw new Error("csv is longer than 1,000,000 characters");
   const firstLine = csv.split(/\r?\n/, 1)[0] ?? "";
@@ -78,11 +83,13 @@ async function csv_to_json(args) {
     columns = Array.from({ length: width }, (_, k) => `column_${k + 1}`);
     body = data;
   }
-  const records = body.map((r, index) => {
+  body.forEach((r, index) => {
     if (header && r.length > columns.length)
       throw new Error(`row ${index + 2} has ${r.length} fields but the header has ${columns.length}`);
+  });
+  const records = body.slice(0, maxRows).map((r) => {
     // fromEntries defines own properties, so a column named like a builtin ("toString") cannot clash.
     return Object.fromEntries(columns.map((name, k) => [name, k < r.length ? convert(r[k]) : null]));
   });
-  return { columns, row_count: records.length, delimiter, rows: records };
+  return { columns, row_count: body.length, truncated: body.length > maxRows, delimiter, rows: records };
 }

@@ -5,7 +5,7 @@ async function json_query(args) {
   const { path } = args;
   let data = args.data;
   if (typeof args.json === "string") {
-    if (args.json.length > 2_000_000) throw new Error("json is longer than 2,000,000 characters");
+    if (args.json.length > 1_000_000) throw new Error("json is longer than 1,000,000 characters");
     try {
       data = JSON.parse(args.json);
     } catch (error) {

@@ -213,6 +213,14 @@ test("jwt_decode reads the claims and never claims to have verified the signatur
   assert.equal(value.signature_verified, false);
 });
 
+test("csv_to_json counts every row but returns at most max_rows", async () => {
+  const value = await run("csv_to_json", { csv: "n\n1\n2\n3\n4\n5", max_rows: 2 });
+  assert.deepEqual(
+    { row_count: value.row_count, truncated: value.truncated, rows: value.rows },
+    { row_count: 5, truncated: true, rows: [{ n: 1 }, { n: 2 }] },
+  );
+});
+
 test("regex_extract returns positions and named groups, and caps the matches", async () => {
   const value = await run("regex_extract", {
     text: "mail a@b.com or c.d@e.org",
