@@ -9,7 +9,11 @@ import { test } from "node:test";
 import { promisify } from "node:util";
 
 const fixtures = join(import.meta.dirname, "../fixtures");
-const KILLS = 20;
+// Kill at least MIN_KILLS times, and go on until MIN_MID_WRITE kills have interrupted a write (a busy
+// machine makes some kills land between writes), up to MAX_KILLS.
+const MIN_KILLS = 8;
+const MIN_MID_WRITE = 3;
+const MAX_KILLS = 80;
 const PAYLOAD_BYTES = 1_000_000;
 
 /** Resolves once the child has printed `lines` lines on stdout. */
@@ -24,43 +28,49 @@ function linesPrinted(child: ChildProcess, lines: number): Promise<void> {
   });
 }
 
-test("SIGKILL at random moments during large writes never leaves a torn or unreadable file", async (t) => {
-  const root = await mkdtemp(join(tmpdir(), "sb-crash-"));
-  const file = join(root, "state/data.json");
-  let lastVersion = 0;
-  let killedMidWrite = 0;
-  let leftovers = 0;
-  for (let kill = 0; kill < KILLS; kill++) {
-    const child = spawn(
-      process.execPath,
-      [join(fixtures, "store-writer.ts"), root, "state/data.json", String(PAYLOAD_BYTES)],
-      {
-        stdio: ["ignore", "pipe", "inherit"],
-      },
-    );
-    await linesPrinted(child, 1);
-    await new Promise((resolve) => setTimeout(resolve, Math.random() * 40));
-    const exited = once(child, "exit");
-    child.kill("SIGKILL");
-    await exited;
+for (const mode of ["writeJson", "writeVia"]) {
+  test(`SIGKILL at random moments during large ${mode} writes never leaves a torn or unreadable file`, async (t) => {
+    const root = await mkdtemp(join(tmpdir(), "sb-crash-"));
+    const file = join(root, "state/data.json");
+    let lastVersion = 0;
+    let killedMidWrite = 0;
+    let leftovers = 0;
+    let kill = 0;
+    for (; kill < MIN_KILLS || (killedMidWrite < MIN_MID_WRITE && kill < MAX_KILLS); kill++) {
+      const child = spawn(
+        process.execPath,
+        [join(fixtures, "store-writer.ts"), root, "state/data.json", String(PAYLOAD_BYTES), mode],
+        {
+          stdio: ["ignore", "pipe", "inherit"],
+        },
+      );
+      await linesPrinted(child, 1);
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 40));
+      const exited = once(child, "exit");
+      child.kill("SIGKILL");
+      await exited;
 
-    const stored = JSON.parse(await readFile(file, "utf8"));
-    assert.equal(stored.payload.length, PAYLOAD_BYTES, `after kill ${kill}: payload is complete`);
-    assert.equal(
-      createHash("sha256").update(stored.payload).digest("hex"),
-      stored.checksum,
-      `after kill ${kill}: the payload belongs to version ${stored.version}`,
+      const stored = JSON.parse(await readFile(file, "utf8"));
+      assert.equal(stored.payload.length, PAYLOAD_BYTES, `after kill ${kill}: payload is complete`);
+      assert.equal(
+        createHash("sha256").update(stored.payload).digest("hex"),
+        stored.checksum,
+        `after kill ${kill}: the payload belongs to version ${stored.version}`,
+      );
+      assert.ok(stored.version > lastVersion, "every run wrote at least one version before its kill");
+      lastVersion = stored.version;
+      // A new temporary file left beside the data file shows that this kill landed in the middle of a write.
+      const entries = (await readdir(join(root, "state"))).length - 1;
+      if (entries > leftovers) killedMidWrite++;
+      leftovers = entries;
+    }
+    t.diagnostic(`${kill} kills, ${killedMidWrite} of them mid-write, last version ${lastVersion}`);
+    assert.ok(
+      killedMidWrite >= MIN_MID_WRITE,
+      "kills interrupted writes, so the checks above meant something",
     );
-    assert.ok(stored.version > lastVersion, "every run wrote at least one version before its kill");
-    lastVersion = stored.version;
-    // A new temporary file left beside the data file shows that this kill landed in the middle of a write.
-    const entries = (await readdir(join(root, "state"))).length - 1;
-    if (entries > leftovers) killedMidWrite++;
-    leftovers = entries;
-  }
-  t.diagnostic(`${KILLS} kills, ${killedMidWrite} of them mid-write, last version ${lastVersion}`);
-  assert.ok(killedMidWrite > 0, "at least one kill interrupted a write, so the check above meant something");
-});
+  });
+}
 
 test("two processes incrementing one counter with updateJson lose no increment", async () => {
   const root = await mkdtemp(join(tmpdir(), "sb-lock-"));
