@@ -1,4 +1,4 @@
-export { CapabilityError, isAllowed } from "./capabilities.ts";
+export { isAllowed } from "./capabilities.ts";
 export { checkCode } from "./check.ts";
 export { type ConsoleLine, SandboxError, type SandboxErrorKind, type Violation } from "./errors.ts";
 export {

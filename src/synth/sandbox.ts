@@ -96,7 +96,7 @@ async function createBlankIsolate(memoryLimitMb: number): Promise<BlankIsolate> 
 const STRICT_PREFIX = '"use strict"; ';
 
 /** Positions in V8 messages ("tool:name:3:9") → line and column in the author's code. */
-export function positionIn(text: string, name: string): { line?: number; column?: number } {
+function positionIn(text: string, name: string): { line?: number; column?: number } {
   const match = new RegExp(`tool:${name.replaceAll("$", "\\$")}:(\\d+):(\\d+)`).exec(text);
   if (match === null) return {};
   const line = Number(match[1]);
