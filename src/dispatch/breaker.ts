@@ -55,7 +55,6 @@ class ToolBreaker {
   readonly tool: string;
   readonly provider: string;
   readonly settings: string;
-  readonly settingsObject: BreakerSettings;
   readonly policy: CircuitBreakerPolicy;
   readonly #probes: number;
   #probing = 0;
@@ -70,7 +69,6 @@ class ToolBreaker {
     this.tool = tool;
     this.provider = provider;
     this.settings = JSON.stringify(settings);
-    this.settingsObject = settings;
     this.#probes = settings.halfOpenProbes;
     // cockatiel opens when failures exceed threshold·total; "reaches the rate" needs a hair less, and
     // its threshold must stay below 1.
@@ -120,6 +118,7 @@ class ToolBreaker {
 
 export class BreakerRegistry {
   readonly #breakers = new Map<string, ToolBreaker>();
+  readonly #bySettings = new WeakMap<BreakerSettings, Map<string, ToolBreaker>>();
   readonly #store: DataStore | undefined;
   readonly #onChange: (change: BreakerChange) => void;
   #restored: Persisted["breakers"] = {};
@@ -137,10 +136,29 @@ export class BreakerRegistry {
   }
 
   get(tool: string, provider: string, settings: BreakerSettings, rules: ErrorRules | undefined): ToolBreaker {
+    // Effective policies are resolved once per tool definition, so each tool has its own settings object:
+    // looking up by it and the provider id spares the call path building a string key.
+    const fast = this.#bySettings.get(settings)?.get(provider);
+    if (fast) return fast;
     const key = `${tool}\u0000${provider}`;
+    const found = this.#lookup(key, tool, provider, settings, rules);
+    let byProvider = this.#bySettings.get(settings);
+    if (!byProvider) {
+      byProvider = new Map();
+      this.#bySettings.set(settings, byProvider);
+    }
+    byProvider.set(provider, found);
+    return found;
+  }
+
+  #lookup(
+    key: string,
+    tool: string,
+    provider: string,
+    settings: BreakerSettings,
+    rules: ErrorRules | undefined,
+  ): ToolBreaker {
     const existing = this.#breakers.get(key);
-    // Effective policies are resolved once per tool definition, so the same object means the same settings.
-    if (existing?.settingsObject === settings) return existing;
     const signature = JSON.stringify(settings);
     if (existing && existing.settings === signature) return existing;
     const restored = this.#restored[key];

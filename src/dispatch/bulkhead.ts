@@ -25,6 +25,13 @@ export class Semaphore {
     return this.#waiters.length;
   }
 
+  /** Takes a slot if one is free without waiting (the common case, kept free of promises). */
+  tryAcquire(): boolean {
+    if (this.#inFlight >= this.limit || this.#waiters.length > 0) return false;
+    this.#inFlight++;
+    return true;
+  }
+
   /** Resolves when a slot is held; rejects with a queue_timeout error after `timeoutMs`, or on abort. */
   acquire(timeoutMs: number, what: string, signal?: AbortSignal): Promise<void> {
     if (this.#inFlight < this.limit && this.#waiters.length === 0) {

@@ -188,17 +188,14 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
   #runOnce(prep: Prepared, signal: AbortSignal | undefined, snapshot: CallContext): Promise<Outcome> {
     const running = this.#log.running(prep.call.id);
     // The same tool_call_id never runs twice at once: the second caller gets the first's outcome.
-    if (running) return running.then((result) => ({ result }));
+    // The patch goes with the first caller only, so a context change is applied once.
+    if (running) return running.then((o) => ({ result: o.result }));
     const outcome = this.#run(prep, signal, snapshot).catch(
       (error): Outcome => ({
         result: this.#finish(prep, performance.now(), emptyProvenance(), "failed", internal(error)),
       }),
     );
-    this.#log.begin(
-      prep.call.id,
-      prep.call.name,
-      outcome.then((o) => o.result),
-    );
+    this.#log.begin(prep.call.id, prep.call.name, outcome);
     return outcome;
   }
 
@@ -241,11 +238,14 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
     }
 
     let queuedMs = 0;
-    let release: (() => void) | undefined;
+    const slots = this.#slotsOf(tool, policy);
     const queueStart = performance.now();
     try {
-      release = await this.#acquire(tool, policy, signal);
-      queuedMs = performance.now() - queueStart;
+      const waiting = this.#acquire(slots, tool.name, signal);
+      if (waiting) {
+        await waiting;
+        queuedMs = performance.now() - queueStart;
+      }
     } catch (error) {
       const failure = error as DispatchError;
       if (failure.class === "cancelled") return { result: this.#cancelled(prep, started, provenance) };
@@ -263,7 +263,7 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
     } catch (error) {
       failure = error;
     } finally {
-      release();
+      this.#release(slots);
     }
 
     if (answer) {
@@ -390,8 +390,9 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
               patch = unwrapped.patch;
               return normaliseOutput(unwrapped.output, tool.outputSchema);
             }),
-          {
-            allowed: retryAllowed,
+          retryAllowed,
+          policy.retry,
+          () => ({
             settings: policy.retry,
             rules,
             provider,
@@ -407,7 +408,7 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
                 class: failure.class as RetryClass,
                 delayMs,
               }),
-          },
+          }),
         );
         provenance.breakers[provider.id] = breaker.state;
         return { output, provider: provider.id, patch };
@@ -433,36 +434,52 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
   async #refresh(prep: Prepared, cacheKey: string, snapshot: CallContext): Promise<void> {
     const tool = prep.tool as Tool;
     const policy = prep.policy as EffectivePolicy;
-    const release = await this.#acquire(tool, policy, undefined);
+    const slots = this.#slotsOf(tool, policy);
+    await this.#acquire(slots, tool.name, undefined);
     try {
       const answer = await this.#runChain(prep, undefined, snapshot, emptyProvenance());
       if (policy.cache)
         this.#cache.set(cacheKey, answer.output, answer.provider, policy.cache.ttlMs, policy.cache.staleMs);
     } finally {
-      release();
+      this.#release(slots);
     }
   }
 
-  /** Holds a per-tool slot, then a global one (always in this order, so two calls never deadlock). */
-  async #acquire(tool: Tool, policy: EffectivePolicy, signal: AbortSignal | undefined) {
+  #slotsOf(tool: Tool, policy: EffectivePolicy): Semaphore {
     let slots = this.#toolSlots.get(tool.name);
     if (!slots || slots.limit !== policy.concurrencyLimit) {
       slots = new Semaphore(policy.concurrencyLimit);
       this.#toolSlots.set(tool.name, slots);
     }
+    return slots;
+  }
+
+  /**
+   * Holds a per-tool slot, then a global one (always in this order, so two calls never deadlock). Returns
+   * at once, without a promise, when both are free.
+   */
+  #acquire(slots: Semaphore, tool: string, signal: AbortSignal | undefined): Promise<void> | undefined {
+    if (slots.tryAcquire()) {
+      if (this.#global.tryAcquire()) return undefined;
+      slots.release();
+    }
+    return this.#acquireWaiting(slots, tool, signal);
+  }
+
+  async #acquireWaiting(slots: Semaphore, tool: string, signal: AbortSignal | undefined): Promise<void> {
     const deadline = performance.now() + this.options.queueTimeoutMs;
-    await slots.acquire(this.options.queueTimeoutMs, `tool ${tool.name}`, signal);
+    await slots.acquire(this.options.queueTimeoutMs, `tool ${tool}`, signal);
     try {
       await this.#global.acquire(Math.max(1, deadline - performance.now()), "all tools", signal);
     } catch (error) {
       slots.release();
       throw error;
     }
-    const held = slots;
-    return () => {
-      this.#global.release();
-      held.release();
-    };
+  }
+
+  #release(slots: Semaphore): void {
+    this.#global.release();
+    slots.release();
   }
 
   #cancelled(prep: Prepared, started: number, provenance: Provenance): CallResult {

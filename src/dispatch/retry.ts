@@ -31,7 +31,6 @@ export interface RetryEvent {
 }
 
 export interface RetryScope {
-  allowed: boolean;
   settings: RetrySettings;
   rules: ErrorRules | undefined;
   provider: Provider;
@@ -46,9 +45,15 @@ export interface RetryScope {
  * validation, clock reads) would otherwise sit on every call's path. After a failure that may be retried,
  * p-retry drives the remaining attempts.
  */
-export function withRetry<T>(attempt: () => Promise<T>, scope: RetryScope): Promise<T> {
-  if (!scope.allowed || scope.settings.retries === 0) return attempt();
-  return attempt().catch((error: unknown) => retryAfterFailure(error, attempt, scope));
+export function withRetry<T>(
+  attempt: () => Promise<T>,
+  allowed: boolean,
+  settings: RetrySettings,
+  scopeOf: () => RetryScope,
+): Promise<T> {
+  if (!allowed || settings.retries === 0) return attempt();
+  // The scope is built only after a failure, so a successful call allocates nothing for retries.
+  return attempt().catch((error: unknown) => retryAfterFailure(error, attempt, scopeOf()));
 }
 
 async function retryAfterFailure<T>(

@@ -25,7 +25,7 @@ export interface ExecutionStatistics {
 
 interface Running {
   record: ExecutionRecord;
-  outcome: Promise<CallResult>;
+  outcome: Promise<{ result: CallResult }>;
 }
 
 export class ExecutionLog {
@@ -45,7 +45,7 @@ export class ExecutionLog {
   }
 
   /** The outcome of a call with this id that is running now, if any. */
-  running(id: string): Promise<CallResult> | undefined {
+  running(id: string): Promise<{ result: CallResult }> | undefined {
     const entry = this.#running.get(id);
     if (!entry) return undefined;
     // A stale entry does not hold the id: sweep it, and the call runs again.
@@ -53,13 +53,13 @@ export class ExecutionLog {
     return this.#running.get(id)?.outcome;
   }
 
-  begin(id: string, name: string, outcome: Promise<CallResult>): void {
+  begin(id: string, name: string, outcome: Promise<{ result: CallResult }>): void {
     const startedAt = this.#now();
     this.sweep(false, startedAt);
     const record: ExecutionRecord = { id, name, status: "in_progress", startedAt };
     const entry = { record, outcome };
     this.#running.set(id, entry);
-    outcome.then((result) => {
+    outcome.then(({ result }) => {
       // An entry swept as stale has already been recorded; a late finish does not record it twice.
       if (this.#running.get(id) !== entry) return;
       this.#running.delete(id);
