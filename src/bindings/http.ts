@@ -51,12 +51,10 @@ class Filler {
   readonly secrets = new Set<string>();
   readonly #tool: string;
   readonly #args: Args;
-  readonly #env: NodeJS.ProcessEnv;
 
-  constructor(tool: string, args: Args, env: NodeJS.ProcessEnv) {
+  constructor(tool: string, args: Args) {
     this.#tool = tool;
     this.#args = args;
-    this.#env = env;
   }
 
   argument(name: string): unknown {
@@ -67,7 +65,7 @@ class Filler {
   value(placeholder: string): string | undefined {
     if (placeholder.startsWith("env.")) {
       const name = placeholder.slice(4);
-      const secret = this.#env[name];
+      const secret = process.env[name];
       if (secret === undefined || secret === "") {
         throw new BindingError(
           "ERR_MISSING_SECRET",
@@ -104,12 +102,12 @@ class Filler {
 function buildUrl(binding: HttpBinding, filler: Filler, tool: string): URL {
   const path = filler.fill(binding.url, encodeURIComponent);
   if (path === undefined) {
-    const needed = [...binding.url.matchAll(PLACEHOLDER)]
-      .map((m) => m[1])
-      .filter((p) => !p?.startsWith("env."));
+    const missing = [...binding.url.matchAll(PLACEHOLDER)]
+      .map((m) => m[1] as string)
+      .filter((p) => !p.startsWith("env.") && (filler.argument(p) ?? null) === null);
     throw new BindingError(
       "ERR_MISSING_ARGUMENT",
-      `tool ${tool}: the URL needs the argument(s) ${needed.join(", ")}, and one is missing`,
+      `tool ${tool}: the URL needs the argument(s) ${missing.join(", ")}`,
     );
   }
   let url: URL;
@@ -133,16 +131,12 @@ function buildUrl(binding: HttpBinding, filler: Filler, tool: string): URL {
   return url;
 }
 
-export function httpProvider(
-  binding: HttpBinding,
-  tool: Tool,
-  env: NodeJS.ProcessEnv = process.env,
-): Provider {
+export function httpProvider(binding: HttpBinding, tool: Tool): Provider {
   const id = `http:${binding.method} ${binding.url.split("?")[0]}`;
   return {
     id,
     async invoke(args, { signal }) {
-      const filler = new Filler(tool.name, args, env);
+      const filler = new Filler(tool.name, args);
       const url = buildUrl(binding, filler, tool.name);
       const headers = new Headers({ accept: "application/json, */*;q=0.5" });
       for (const [name, template] of Object.entries(binding.headers ?? {})) {
