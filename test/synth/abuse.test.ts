@@ -277,6 +277,40 @@ describe("escape and abuse suite", () => {
     );
   });
 
+  it("exposes no isolated-vm handle anywhere reachable from args and ctx", async () => {
+    // Walks everything reachable (properties, accessors, prototypes) from what the tool is given, with every
+    // capability granted, looking for the methods of isolated-vm's Reference, ExternalCopy or Callback.
+    const code = tool(`
+      const handleMethods = ["applySync", "derefInto", "copyInto", "getSync", "setSync", "deref", "copy", "release"];
+      const seen = new Set();
+      const pending = [args, ctx];
+      const found = [];
+      while (pending.length > 0) {
+        const value = pending.pop();
+        if ((typeof value !== "object" && typeof value !== "function") || value === null || seen.has(value)) continue;
+        seen.add(value);
+        pending.push(Object.getPrototypeOf(value));
+        for (const key of Reflect.ownKeys(value)) {
+          if (handleMethods.includes(key)) found.push(String(key));
+          const descriptor = Object.getOwnPropertyDescriptor(value, key);
+          pending.push(descriptor.value, descriptor.get, descriptor.set);
+        }
+      }
+      return { objects: seen.size, found };`);
+    const { value } = await sandbox.run({
+      code,
+      name: "attack",
+      args: { nested: { list: [1, { deep: true }] } },
+      capabilities: {
+        fetch: { allow: ["http://127.0.0.1:9/"], methods: ["GET"], maxBytes: 10, timeoutMs: 10 },
+        html: true,
+      },
+    });
+    const { objects, found } = value as { objects: number; found: string[] };
+    assert.deepEqual(found, []);
+    assert.ok(objects > 100, `walked only ${objects} objects`);
+  });
+
   it("caps a console flood", async () => {
     const { console } = await sandbox.run({
       code: tool(`for (let i = 0; i < 10000; i++) ctx.console.log("x".repeat(10000)); return 1;`),
