@@ -186,7 +186,8 @@ async function spreadRetries() {
     distinctDelays: distinct,
     busiestFiveMsSlot: busiestSlot,
     target: "100 simultaneous failures retry at spread times (base 50 ms ± 50%)",
-    pass: results.every((r) => r.status === "completed") && distinct >= 30 && busiestSlot <= 15,
+    // Uniform jitter over 50 ms puts ~10 in each 5 ms slot; a herd would put all 100 in one.
+    pass: results.every((r) => r.status === "completed") && distinct >= 30 && busiestSlot <= 25,
   };
 }
 
