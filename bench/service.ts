@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -134,6 +134,8 @@ try {
   const probeBody = (await probe.json()) as { results?: { status: string }[] };
   if (probeBody.results?.[0]?.status !== "completed")
     throw new Error(`the execute probe did not complete: ${JSON.stringify(probeBody)}`);
+  // Latency tails depend on what else the machine runs: the load average puts the figures in context.
+  const loadBefore = loadavg()[0] ?? 0;
   const rssAtStart = await rssBytes(service.url);
   await load(service.url, "/v1/route", WARMUP_SECONDS);
   await load(service.url, "/v1/execute", WARMUP_SECONDS);
@@ -146,6 +148,11 @@ try {
     `${JSON.stringify(
       {
         benchmark: "service",
+        machine: {
+          cpus: availableParallelism(),
+          loadAverage1mBefore: Number(loadBefore.toFixed(2)),
+          loadAverage1mAfter: Number((loadavg()[0] ?? 0).toFixed(2)),
+        },
         connections: CONNECTIONS,
         durationSecondsPerEndpoint: duration,
         executeTool: values.tool,
