@@ -268,9 +268,10 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
 
     if (answer) {
       provenance.provider = answer.provider;
-      if (cacheKey && policy.cache)
-        this.#cache.set(cacheKey, answer.output, answer.provider, policy.cache.ttlMs, policy.cache.staleMs);
       const budgeted = applyBudget(answer.output, policy.budgetTokens, this.#count);
+      // The cache holds what was served, so a cached answer never exceeds the budget either.
+      if (cacheKey && policy.cache)
+        this.#cache.set(cacheKey, budgeted.output, answer.provider, policy.cache.ttlMs, policy.cache.staleMs);
       if (budgeted.omittedTokens > 0)
         warn(
           provenance,
@@ -438,8 +439,9 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
     await this.#acquire(slots, tool.name, undefined);
     try {
       const answer = await this.#runChain(prep, undefined, snapshot, emptyProvenance());
+      const { output } = applyBudget(answer.output, policy.budgetTokens, this.#count);
       if (policy.cache)
-        this.#cache.set(cacheKey, answer.output, answer.provider, policy.cache.ttlMs, policy.cache.staleMs);
+        this.#cache.set(cacheKey, output, answer.provider, policy.cache.ttlMs, policy.cache.staleMs);
     } finally {
       this.#release(slots);
     }

@@ -82,3 +82,15 @@ test("the exact tokenizer can be chosen for budgets", async () => {
   const omitted = countTokens(text) - countTokens(cut);
   assert.match(result?.provenance.warnings?.[0] ?? "", new RegExp(`~${omitted} tokens omitted`));
 });
+
+test("a cached answer is held to the budget like a fresh one", async () => {
+  const text = words(2000);
+  const provider: Provider = { id: "p", invoke: async () => text };
+  const t = readTool("cached", { policy: { resultBudget: { tokens: 100 }, cache: { ttlMs: 60_000 } } });
+  const dispatcher = new Dispatcher({ tools: catalog(t), providers: () => [provider] });
+  await dispatcher.execute([{ id: "a", name: "cached", arguments: {} }]);
+  const [hit] = await dispatcher.execute([{ id: "b", name: "cached", arguments: {} }]);
+  assert.equal(hit?.provenance.provider, "p");
+  assert.equal(hit?.provenance.ageMs !== undefined, true, "served from the cache");
+  assert.ok(estimateTokens(hit?.output as string) <= 100);
+});
