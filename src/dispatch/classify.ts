@@ -8,7 +8,7 @@ import type { ErrorClass } from "./types.ts";
 export type FailureClass = "connection" | "credentials" | "rate_limit" | "fatal" | "unknown" | "timeout";
 
 export interface Classified {
-  class: FailureClass | Extract<ErrorClass, "cancelled" | "schema" | "breaker_open">;
+  class: ErrorClass;
   /** From a Retry-After header, in milliseconds, when the error carried one. */
   retryAfterMs?: number;
 }
@@ -138,11 +138,9 @@ function matchOne(rules: CompiledRules, link: ErrorLike): FailureClass | undefin
 }
 
 export function classify(error: unknown, extra?: ErrorRules): Classified {
-  if (error instanceof DispatchError) {
-    if (error.class === "timeout" || error.class === "cancelled" || error.class === "schema")
-      return { class: error.class };
-    if (error.class === "breaker_open") return { class: "breaker_open" };
-  }
+  // The dispatcher's own errors say their class; an "unknown" one (an MCP tool's in-band error) is
+  // classified by its message like any other.
+  if (error instanceof DispatchError && error.class !== "unknown") return { class: error.class };
   const links = chain(error);
   for (const rules of rulesFor(extra)) {
     for (const link of links) {
