@@ -129,22 +129,18 @@ function annotationsFor(method: Method): Tool["annotations"] {
   };
 }
 
-function baseUrl(api: OpenAPIV3.Document, warnings: string[]): string {
+function baseUrl(api: OpenAPIV3.Document, envPrefix: string, warnings: string[]): string {
   const server = api.servers?.[0];
-  if (!server) {
-    warnings.push(
-      "the document declares no server: binding URLs are paths; prefix them with the API's origin",
-    );
-    return "";
-  }
-  const url = server.url.replace(
-    /\{([^}]+)\}/g,
-    (_, name: string) => server.variables?.[name]?.default ?? "",
+  const url = (server?.url ?? "")
+    .replace(/\{([^}]+)\}/g, (_, name: string) => server?.variables?.[name]?.default ?? "")
+    .replace(/\/+$/, "");
+  if (/^https?:\/\//.test(url)) return url;
+  // Without an absolute server URL the origin comes from the environment at call time, like credentials.
+  const variable = `${envPrefix}_BASE_URL`;
+  warnings.push(
+    `the document gives no absolute server URL${url ? ` ("${url}")` : ""}: the bindings read the API's origin from the environment variable ${variable}`,
   );
-  if (!/^https?:\/\//.test(url)) {
-    warnings.push(`the server URL "${url}" is relative: prefix the binding URLs with the API's origin`);
-  }
-  return url.replace(/\/+$/, "");
+  return `{env.${variable}}${url}`;
 }
 
 function jsonMediaType(
@@ -301,15 +297,16 @@ export async function importOpenApi(spec: string): Promise<OpenApiImport> {
   }
   const api = document as OpenAPIV3.Document;
   const warnings: string[] = [];
+  const envPrefix =
+    api.info.title
+      .toUpperCase()
+      .replace(/[^A-Z0-9]+/g, "_")
+      .replace(/^_+|_+$/g, "") || "API";
   const doc: DocumentContext = {
     api,
-    base: baseUrl(api, warnings),
+    base: baseUrl(api, envPrefix, warnings),
     components: (api.components?.schemas ?? {}) as Record<string, unknown>,
-    envPrefix:
-      api.info.title
-        .toUpperCase()
-        .replace(/[^A-Z0-9]+/g, "_")
-        .replace(/^_+|_+$/g, "") || "API",
+    envPrefix,
     secrets: new Set(),
     warnings,
   };

@@ -237,3 +237,19 @@ test("operations imported from OpenAPI run end to end through their http binding
   ]);
   assert.equal(listed.apiKey, null, "a public operation sends no key");
 });
+
+test("an imported API without a server URL runs against the origin set in the environment", async () => {
+  const { tools } = await importOpenApi(
+    new URL("../fixtures/todo-openapi-3.1.json", import.meta.url).pathname,
+  );
+  process.env.TODO_API_BASE_URL = `${base}/echo`;
+  process.env.TODO_API_KEY = "tk-1";
+  const create = tools.find((t) => t.name === "createTodo") as Tool;
+  const out = (await createProvider(create.binding as HttpBinding, create, noSandbox).invoke(
+    { body: { title: "Buy milk" } },
+    { signal: new AbortController().signal, callId: "c", context: {} },
+  )) as Record<string, unknown>;
+  assert.equal(out.rawPath, "/echo/todos");
+  assert.deepEqual(out.query, [["api_key", "tk-1"]]);
+  assert.deepEqual(out.body, { title: "Buy milk" });
+});

@@ -190,7 +190,7 @@ test("an OpenAPI 3.1 JSON document imports too, with a warning for each part lef
     ["todos_search", "createTodo", "uploadAttachment"],
   );
   assert.deepEqual(todo.warnings, [
-    "the document declares no server: binding URLs are paths; prefix them with the API's origin",
+    "the document gives no absolute server URL: the bindings read the API's origin from the environment variable TODO_API_BASE_URL",
     'todos_search: cookie parameter "session" is not supported by http bindings; left out',
     "uploadAttachment: request body (multipart/form-data) is not JSON; http bindings send JSON, so it was left out",
     "the bindings read credentials from the environment: set TODO_API_KEY",
@@ -212,6 +212,7 @@ test("an OpenAPI 3.1 JSON document imports too, with a warning for each part lef
       (i) => i.path === "body.due",
     ),
   );
+  assert.equal((search.binding as { url: string }).url, "{env.TODO_API_BASE_URL}/todos");
   assert.deepEqual((search.binding as { query: object }).query, {
     q: "{q}",
     after: "{after}",
