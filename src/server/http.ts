@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import rateLimit from "@fastify/rate-limit";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import Fastify, { type FastifyReply } from "fastify";
+import Fastify, { type FastifyReply, LogController } from "fastify";
 import packageJson from "../../package.json" with { type: "json" };
 import type { Switchboard } from "../app/index.ts";
 import type { Logger } from "../config/index.ts";
@@ -64,7 +64,7 @@ export async function createHttpServer(options: HttpServerOptions) {
     forceCloseConnections: "idle",
     // One log line per request (in onResponse below) instead of Fastify's two: logging is a measurable
     // share of a small request's cost.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
   });
 
   // Bodies are JSON only: a text/plain body gets 415 rather than a confusing type error.
