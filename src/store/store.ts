@@ -31,6 +31,14 @@ export interface DataStore {
   list(prefix: string): Promise<string[]>;
 }
 
+/**
+ * Temporary files a crash can leave behind: ours end in `.tmp`, write-file-atomic's in `.<uint32>`, and
+ * proper-lockfile's locks in `.lock`. They are never data, so listings skip them.
+ */
+function isWriteLeftover(name: string): boolean {
+  return name.endsWith(".tmp") || name.endsWith(".lock") || /\.\d+$/.test(name);
+}
+
 export class FileStore implements DataStore {
   readonly root: string;
   constructor(root: string) {
@@ -102,7 +110,7 @@ export class FileStore implements DataStore {
     try {
       const entries = await readdir(dir, { recursive: true, withFileTypes: true });
       return entries
-        .filter((e) => e.isFile() && !e.name.endsWith(".tmp") && !e.name.endsWith(".lock"))
+        .filter((e) => e.isFile() && !isWriteLeftover(e.name))
         .map((e) => relative(this.root, join(e.parentPath, e.name)))
         .sort();
     } catch (error) {
