@@ -4,6 +4,7 @@
 // Retry-After, socket error codes kept). Secrets are replaced by *** in everything an error carries.
 import type { HttpBinding, Tool } from "../catalog/index.ts";
 import type { Provider } from "../dispatch/index.ts";
+import { BindingError, readSecret } from "./secrets.ts";
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const EXCERPT_CHARS = 300;
@@ -24,17 +25,6 @@ export class HttpStatusError extends Error {
 }
 
 /** A mistake that retrying cannot fix (a missing secret or argument); `code` names which. */
-export class BindingError extends Error {
-  readonly code: string;
-  constructor(
-    code: "ERR_MISSING_SECRET" | "ERR_MISSING_ARGUMENT" | "ERR_BAD_URL" | "ERR_BAD_RESPONSE",
-    message: string,
-  ) {
-    super(message);
-    this.name = "BindingError";
-    this.code = code;
-  }
-}
 
 type Args = Record<string, unknown>;
 
@@ -64,14 +54,7 @@ class Filler {
   /** The value of one placeholder; undefined for an absent argument. */
   value(placeholder: string): string | undefined {
     if (placeholder.startsWith("env.")) {
-      const name = placeholder.slice(4);
-      const secret = process.env[name];
-      if (secret === undefined || secret === "") {
-        throw new BindingError(
-          "ERR_MISSING_SECRET",
-          `tool ${this.#tool}: the environment variable ${name} is not set (the http binding needs it)`,
-        );
-      }
+      const secret = readSecret(placeholder.slice(4), this.#tool, "http");
       this.secrets.add(secret);
       return secret;
     }

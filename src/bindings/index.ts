@@ -7,8 +7,9 @@ import { httpProvider } from "./http.ts";
 import { closeMcpClients, mcpProvider } from "./mcp.ts";
 import { sandboxProvider } from "./sandbox.ts";
 
-export { BindingError, HttpStatusError } from "./http.ts";
+export { HttpStatusError } from "./http.ts";
 export { McpToolError } from "./mcp.ts";
+export { BindingError } from "./secrets.ts";
 
 export interface ProviderDeps {
   sandbox: Sandbox;

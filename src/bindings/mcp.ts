@@ -2,10 +2,11 @@
 // url), shared by every tool of that server and kept open between calls; a server that goes away is
 // reconnected on the next call. `isError` results become errors. closeMcpClients() ends them all.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { McpBinding, Tool } from "../catalog/index.ts";
 import type { Provider } from "../dispatch/index.ts";
+import { fillEnvTemplate } from "./secrets.ts";
 
 /** A result the MCP server marked `isError`: the tool ran and refused; `content` is what it said. */
 export class McpToolError extends Error {
@@ -25,16 +26,26 @@ function serverKey(binding: McpBinding): string {
   throw new Error("an mcp binding needs a 'command' or a 'url'");
 }
 
-function connect(key: string, binding: McpBinding): Promise<Client> {
+function filled(values: Record<string, string> | undefined, tool: string): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(values ?? {}).map(([k, v]) => [k, fillEnvTemplate(v, tool, "mcp")]),
+  );
+}
+
+function connect(key: string, binding: McpBinding, tool: string): Promise<Client> {
   const pooled = pool.get(key);
   if (pooled) return pooled;
   const client = new Client({ name: "switchboard", version: "0.1.0" });
+  // The SDK hands a stdio server only a safe default environment; secrets it needs are declared in `env`.
   const transport =
     binding.url !== undefined
-      ? new StreamableHTTPClientTransport(new URL(binding.url))
+      ? new StreamableHTTPClientTransport(new URL(binding.url), {
+          requestInit: { headers: filled(binding.headers, tool) },
+        })
       : new StdioClientTransport({
           command: binding.command as string,
           args: binding.args ?? [],
+          env: { ...getDefaultEnvironment(), ...filled(binding.env, tool) },
           stderr: "inherit",
         });
   const connecting = client.connect(transport).then(() => client);
@@ -61,7 +72,7 @@ export function mcpProvider(binding: McpBinding, tool: Tool): Provider {
   return {
     id: `mcp:${key}#${name}`,
     async invoke(args, { signal }) {
-      const client = await connect(key, binding);
+      const client = await connect(key, binding, tool.name);
       const result = await client.callTool({ name, arguments: args }, undefined, { signal });
       const content = (result.content ?? []) as unknown[];
       if (result.isError) {

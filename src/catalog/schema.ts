@@ -85,7 +85,13 @@ export const mcpBindingSchema = z.strictObject({
   type: z.literal("mcp"),
   command: z.string().min(1).optional().meta({ description: "Command that starts an MCP stdio server" }),
   args: z.array(z.string()).optional(),
+  env: z.record(z.string(), z.string()).optional().meta({
+    description: "Environment for a stdio server beyond PATH/HOME; values may use {env.NAME} (e.g. tokens)",
+  }),
   url: z.url().optional().meta({ description: "Streamable HTTP endpoint of an MCP server" }),
+  headers: z.record(z.string(), z.string()).optional().meta({
+    description: "HTTP headers for a Streamable HTTP server; values may use {env.NAME}",
+  }),
   tool: z.string().optional().meta({ description: "The server's tool name, when it differs from `name`" }),
 });
 

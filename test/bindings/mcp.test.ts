@@ -102,3 +102,26 @@ test("a Streamable HTTP server is reached by url", async () => {
     http.close();
   }
 });
+
+test("a stdio server gets the environment its binding declares, with {env.NAME} read from ours", async () => {
+  const withToken: McpBinding = {
+    ...stdio,
+    args: [standIn, "--env-case"],
+    env: { STAND_IN_TOKEN: "{env.SB_TEST_MCP_TOKEN}" },
+  };
+  const signal = new AbortController().signal;
+  await assert.rejects(
+    provider("read_token", withToken).invoke({}, { signal, callId: "c", context: {} }),
+    /the environment variable SB_TEST_MCP_TOKEN is not set \(the mcp binding needs it\)/,
+  );
+  process.env.SB_TEST_MCP_TOKEN = "t0ken";
+  try {
+    assert.equal(
+      await provider("read_token", withToken).invoke({}, { signal, callId: "c", context: {} }),
+      "t0ken",
+    );
+    assert.equal(await call("read_token"), "(unset)");
+  } finally {
+    delete process.env.SB_TEST_MCP_TOKEN;
+  }
+});
