@@ -13,27 +13,28 @@ const B = 0.75;
 const NAME_WEIGHT = 3;
 const TAG_WEIGHT = 2;
 
-export interface LexicalHit {
-  doc: number;
-  /** Raw BM25. */
-  raw: number;
+/** Raw BM25 per document for one query, and the query's normaliser (see `search`). */
+export interface LexicalResult {
+  /** Normalised score of a tool (0 when it shares no term with the query). */
+  score(name: string): number;
+  /** The best `n` tools, best first, with normalised scores. */
+  top(n: number): [string, number][];
 }
 
 export class LexicalIndex {
-  private readonly postings = new Map<string, Map<number, number>>();
-  private readonly docTerms = new Map<number, Map<string, number>>();
-  private readonly docLength = new Map<number, number>();
-  private totalLength = 0;
-  private nextDoc = 0;
+  /** term → parallel arrays of documents and weighted term frequencies. */
+  private readonly postings = new Map<string, { docs: number[]; tfs: number[] }>();
+  private readonly docTerms: (Map<string, number> | undefined)[] = [];
+  private readonly docLength: number[] = [];
+  private readonly toolByDoc: (string | undefined)[] = [];
   private readonly docByTool = new Map<string, number>();
-  private readonly toolByDoc = new Map<number, string>();
+  private totalLength = 0;
+  /** Accumulator, one slot per document, reused: cleared lazily at the next search. */
+  private scores = new Float64Array(0);
+  private touched: number[] = [];
 
   get size(): number {
     return this.docByTool.size;
-  }
-
-  toolOf(doc: number): string | undefined {
-    return this.toolByDoc.get(doc);
   }
 
   /** Adds or replaces a tool; `extra` are learned queries (feedback) indexed like examples. */
@@ -48,63 +49,95 @@ export class LexicalIndex {
     add(terms(tool.description), 1);
     for (const tag of tool.tags ?? []) add(terms(tag), TAG_WEIGHT);
     for (const text of [...(tool.examples ?? []), ...extra]) add(terms(text), 1);
-    const doc = this.nextDoc++;
+    const doc = this.toolByDoc.length;
     let length = 0;
     for (const [term, tf] of counts) {
       let list = this.postings.get(term);
       if (!list) {
-        list = new Map();
+        list = { docs: [], tfs: [] };
         this.postings.set(term, list);
       }
-      list.set(doc, tf);
+      list.docs.push(doc);
+      list.tfs.push(tf);
       length += tf;
     }
-    this.docTerms.set(doc, counts);
-    this.docLength.set(doc, length);
-    this.totalLength += length;
+    this.docTerms.push(counts);
+    this.docLength.push(length);
+    this.toolByDoc.push(tool.name);
     this.docByTool.set(tool.name, doc);
-    this.toolByDoc.set(doc, tool.name);
+    this.totalLength += length;
   }
 
   remove(name: string): void {
     const doc = this.docByTool.get(name);
     if (doc === undefined) return;
-    for (const term of this.docTerms.get(doc)?.keys() ?? []) {
+    for (const term of this.docTerms[doc]?.keys() ?? []) {
       const list = this.postings.get(term);
-      list?.delete(doc);
-      if (list?.size === 0) this.postings.delete(term);
+      if (!list) continue;
+      const at = list.docs.indexOf(doc);
+      list.docs.splice(at, 1);
+      list.tfs.splice(at, 1);
+      if (list.docs.length === 0) this.postings.delete(term);
     }
-    this.totalLength -= this.docLength.get(doc) ?? 0;
-    this.docTerms.delete(doc);
-    this.docLength.delete(doc);
+    this.totalLength -= this.docLength[doc] ?? 0;
+    this.docTerms[doc] = undefined;
+    this.toolByDoc[doc] = undefined;
     this.docByTool.delete(name);
-    this.toolByDoc.delete(doc);
   }
 
   /**
-   * Scores every tool sharing a term with the query. `norm` turns raw BM25 into the share of the query's
-   * information a tool covers: raw / Σ idf·(k1+1), the score of a tool containing every query term often.
-   * Terms the catalog has never seen count in the denominator, so a query about something else scores low.
+   * Scores every tool sharing a term with the query, normalised to the share of the query's information a
+   * tool covers: raw BM25 / Σ idf·(k1+1), the score of a tool containing every query term often. Terms the
+   * catalog has never seen count in the denominator, so a query about something else scores low.
    */
-  search(query: string): { scores: Map<string, number>; norm: number } {
+  search(query: string): LexicalResult {
     const n = this.docByTool.size;
-    const scores = new Map<string, number>();
-    if (n === 0) return { scores, norm: 1 };
-    const avgLength = this.totalLength / n;
+    for (const doc of this.touched) this.scores[doc] = 0;
+    if (this.scores.length < this.toolByDoc.length) this.scores = new Float64Array(this.toolByDoc.length * 2);
+    const scores = this.scores;
+    const touched: number[] = [];
+    this.touched = touched;
+    const avgLength = n ? this.totalLength / n : 1;
     let norm = 0;
     for (const term of new Set(terms(query))) {
       const list = this.postings.get(term);
-      const df = list?.size ?? 0;
+      const df = list?.docs.length ?? 0;
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
       norm += idf * (K1 + 1);
       if (!list) continue;
-      for (const [doc, tf] of list) {
-        const length = this.docLength.get(doc) ?? avgLength;
-        const s = (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / avgLength));
-        const name = this.toolByDoc.get(doc) as string;
-        scores.set(name, (scores.get(name) ?? 0) + s);
+      const { docs, tfs } = list;
+      for (let i = 0; i < docs.length; i++) {
+        const doc = docs[i] as number;
+        const tf = tfs[i] as number;
+        const length = this.docLength[doc] as number;
+        if (scores[doc] === 0) touched.push(doc);
+        scores[doc] =
+          (scores[doc] as number) + (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / avgLength));
       }
     }
-    return { scores, norm: norm || 1 };
+    const divisor = norm || 1;
+    // Valid until the next search, which clears the accumulator.
+    return {
+      score: (name) => {
+        const doc = this.docByTool.get(name);
+        return doc === undefined ? 0 : (scores[doc] as number) / divisor;
+      },
+      top: (k) => {
+        // A bounded selection rather than sorting every touched document: common terms touch thousands.
+        const best: number[] = [];
+        for (const doc of touched) {
+          const s = scores[doc] as number;
+          if (best.length === k && s <= (scores[best[k - 1] as number] as number)) continue;
+          let i = best.length < k ? best.length : k - 1;
+          best[i] = doc;
+          while (i > 0 && (scores[best[i - 1] as number] as number) < s) {
+            best[i] = best[i - 1] as number;
+            best[i - 1] = doc;
+            i--;
+          }
+        }
+        return best.map((doc) => [this.toolByDoc[doc] as string, (scores[doc] as number) / divisor]);
+      },
+    };
   }
 }

@@ -182,7 +182,9 @@ export class Router {
         tier = 2;
       }
     }
-    let candidates = this.candidates(text, vector, allowed);
+    let candidates = this.candidates(text, vector, allowed, {
+      inGraph: tier === 2 && !!options.categories?.length,
+    });
     if (allowed && candidates.dense.size < topK && !options.categories?.length) {
       // Tier 1 chose departments too small to fill the answer: fall back to all tools.
       candidates = this.candidates(text, vector, undefined);
@@ -293,7 +295,7 @@ export class Router {
       items.forEach((l, i) => {
         if (i % 2 !== fold) return;
         const vector = vectors[i] as Float32Array;
-        const c = this.candidates(l.query, vector, undefined, { lexical, excluded });
+        const c = this.candidates(l.query, vector, undefined, { holdOut: { lexical, excluded } });
         const choice = this.tiers.choose(vector);
         const tier = choice && {
           confidence: choice.confidence,
@@ -347,36 +349,41 @@ export class Router {
     text: string,
     vector: Float32Array,
     allowed: Set<string> | undefined,
-    holdOut?: { lexical: LexicalIndex; excluded: Set<number> },
+    options: { inGraph?: boolean; holdOut?: { lexical: LexicalIndex; excluded: Set<number> } } = {},
   ): Candidates {
+    const { holdOut } = options;
     const entries = this.files.entries;
     const dense = new Map<string, number>();
-    const accept = (tool: string | null) =>
-      tool !== null && (!allowed || allowed.has(this.categoryOf.get(tool) ?? ""));
+    const inScope = (tool: string | null | undefined): tool is string =>
+      !!tool && (!allowed || allowed.has(this.categoryOf.get(tool) ?? ""));
+    // hnswlib calls a filter back into JavaScript for every node it visits, which costs more than the
+    // search; tier 1's departments are large, so filtering the global neighbours is enough there. Only a
+    // caller's explicit categories and calibration's held-out entries are filtered inside the graph.
     const hits = this.dense.search(
       vector,
       DENSE_FETCH,
-      allowed || holdOut
-        ? (label) => !holdOut?.excluded.has(label) && accept(entries.get(label)?.tool ?? null)
+      holdOut || (allowed && options.inGraph)
+        ? (label) => !holdOut?.excluded.has(label) && inScope(entries.get(label)?.tool)
         : undefined,
     );
     for (const hit of hits) {
       const tool = entries.get(hit.label)?.tool;
-      if (!tool) continue;
+      if (!inScope(tool)) continue;
       if (hit.similarity > (dense.get(tool) ?? -1)) dense.set(tool, hit.similarity);
     }
-    const { scores, norm } = (holdOut?.lexical ?? this.lexical).search(text);
+    const found = (holdOut?.lexical ?? this.lexical).search(text);
     const lexical = new Map<string, number>();
-    const lexicalOnly: [string, number][] = [];
-    for (const [tool, raw] of scores) {
-      if (allowed && !allowed.has(this.categoryOf.get(tool) ?? "")) continue;
-      lexical.set(tool, raw / norm);
-      if (!dense.has(tool)) lexicalOnly.push([tool, raw]);
+    for (const tool of dense.keys()) {
+      const s = found.score(tool);
+      if (s > 0) lexical.set(tool, s);
     }
-    // Lexical finds the tool the dense half missed: give it its exact dense score, so fusion compares like
-    // with like.
-    lexicalOnly.sort((a, b) => b[1] - a[1]);
-    for (const [tool] of lexicalOnly.slice(0, LEXICAL_FETCH)) {
+    // Lexical finds tools the dense half missed: give them their exact dense score, so fusion compares
+    // like with like.
+    let added = 0;
+    for (const [tool, s] of found.top(allowed ? LEXICAL_FETCH * 4 : LEXICAL_FETCH)) {
+      if (added >= LEXICAL_FETCH) break;
+      if (dense.has(tool) || (allowed && !allowed.has(this.categoryOf.get(tool) ?? ""))) continue;
+      added++;
       let best = -1;
       for (const label of this.files.labelsOf(tool)) {
         if (holdOut?.excluded.has(label)) continue;
@@ -384,8 +391,8 @@ export class Router {
         if (v) best = Math.max(best, dot(vector, v));
       }
       dense.set(tool, best);
+      lexical.set(tool, s);
     }
-    for (const tool of lexical.keys()) if (!dense.has(tool)) lexical.delete(tool);
     let reject = 0;
     for (const label of this.rejectLabels) {
       if (holdOut?.excluded.has(label)) continue;

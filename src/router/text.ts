@@ -33,12 +33,40 @@ const STOP = new Set(
   ).split(" "),
 );
 
+// API vocabulary has many spellings for one operation or resource ("add"/"create", "repo"/"repository").
+// Both the tools' text and the queries go through this map, so either spelling finds the other.
+const CANONICAL = new Map(
+  Object.entries({
+    add: "create",
+    remove: "delete",
+    fetch: "get",
+    retrieve: "get",
+    modify: "update",
+    edit: "update",
+    change: "update",
+    find: "search",
+    repo: "repository",
+    repos: "repository",
+    org: "organization",
+    orgs: "organization",
+    env: "environment",
+    config: "configuration",
+    db: "database",
+    msg: "message",
+    info: "information",
+    app: "application",
+    auth: "authentication",
+    doc: "document",
+    docs: "document",
+  }),
+);
+
 /** Lexical terms: lower-case words with a light plural/verb-ending stem, stop words dropped. */
 export function terms(text: string): string[] {
   const out: string[] = [];
   for (const raw of nameWords(text)) {
     if (STOP.has(raw)) continue;
-    out.push(stem(raw));
+    out.push(stem(CANONICAL.get(raw) ?? raw));
   }
   return out;
 }
