@@ -23,6 +23,7 @@ const autocannon = createRequire(import.meta.url)("autocannon") as Cannon;
 
 const CONNECTIONS = 32;
 const WARMUP_SECONDS = 5;
+const SAMPLE_EVERY_MS = 10_000;
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 const { values } = parseArgs({
@@ -82,11 +83,20 @@ async function startService(data: string): Promise<{ url: string; stop(): Promis
   };
 }
 
-async function rssBytes(url: string): Promise<number> {
+interface Memory {
+  rssMb: number;
+  heapUsedMb: number;
+}
+
+/** Resident memory (the process, worker threads included) and the main thread's used heap, from /metrics. */
+async function memory(url: string): Promise<Memory> {
   const text = await (await fetch(`${url}/metrics`)).text();
-  const match = /^switchboard_process_resident_memory_bytes (\d+(?:\.\d+)?)/m.exec(text);
-  if (!match?.[1]) throw new Error("no resident memory metric in /metrics");
-  return Number(match[1]);
+  const read = (name: string) => {
+    const match = new RegExp(`^switchboard_${name} (\\d+(?:\\.\\d+)?)`, "m").exec(text);
+    if (!match?.[1]) throw new Error(`no ${name} in /metrics`);
+    return Number((Number(match[1]) / 2 ** 20).toFixed(1));
+  };
+  return { rssMb: read("process_resident_memory_bytes"), heapUsedMb: read("nodejs_heap_size_used_bytes") };
 }
 
 function requestsFor(path: string): object[] {
@@ -136,14 +146,19 @@ try {
     throw new Error(`the execute probe did not complete: ${JSON.stringify(probeBody)}`);
   // Latency tails depend on what else the machine runs: the load average puts the figures in context.
   const loadBefore = loadavg()[0] ?? 0;
-  const rssAtStart = await rssBytes(service.url);
+  const atStart = await memory(service.url);
   await load(service.url, "/v1/route", WARMUP_SECONDS);
   await load(service.url, "/v1/execute", WARMUP_SECONDS);
-  const rssAfterWarmup = await rssBytes(service.url);
+  const afterWarmup = await memory(service.url);
+  // A series, not two points: "flat after warm-up" shows as a plateau, a leak as a steady climb.
+  const samples: Memory[] = [];
+  const sampler = setInterval(() => {
+    void memory(service.url).then((m) => samples.push(m));
+  }, SAMPLE_EVERY_MS);
   const route = summary(await load(service.url, "/v1/route", duration));
   const execute = summary(await load(service.url, "/v1/execute", duration));
-  const rssAfterRun = await rssBytes(service.url);
-  const mb = (bytes: number) => Number((bytes / 2 ** 20).toFixed(1));
+  clearInterval(sampler);
+  const afterRun = await memory(service.url);
   process.stdout.write(
     `${JSON.stringify(
       {
@@ -159,10 +174,11 @@ try {
         route,
         execute,
         memory: {
-          rssAtStartMb: mb(rssAtStart),
-          rssAfterWarmupMb: mb(rssAfterWarmup),
-          rssAfterRunMb: mb(rssAfterRun),
-          growthAfterWarmup: Number((rssAfterRun / rssAfterWarmup).toFixed(3)),
+          atStart,
+          afterWarmup,
+          afterRun,
+          rssGrowthAfterWarmup: Number((afterRun.rssMb / afterWarmup.rssMb).toFixed(3)),
+          samplesEvery10s: samples,
         },
         targets: {
           zeroErrors: route.errors === 0 && execute.errors === 0,

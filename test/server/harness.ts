@@ -30,10 +30,11 @@ export async function writeCatalog(tools: object[]): Promise<string> {
   return file;
 }
 
+/** Starts a service; `data` reuses the data folder of an earlier one (a restart). */
 export async function startService(
-  options: { catalog?: string; env?: Record<string, string> } = {},
+  options: { catalog?: string; env?: Record<string, string>; data?: string } = {},
 ): Promise<Service> {
-  const data = await tempDir("data");
+  const data = options.data ?? (await tempDir("data"));
   const args = [CLI, "serve", "--port", "0", "--data", data];
   if (options.catalog) args.push("--catalog", options.catalog);
   const child = spawn(process.execPath, args, {

@@ -9,17 +9,18 @@ const AGENT = "agent-secret-1";
 const MAINTAINER = "maintainer-secret-1";
 let service: Service;
 let standIn: StandIn;
+let catalog: string;
+const env = {
+  SWITCHBOARD_AGENT_KEYS: AGENT,
+  SWITCHBOARD_MAINTAINER_KEYS: MAINTAINER,
+};
 
 before(async () => {
   standIn = await startStandIn();
+  catalog = await writeCatalog(fixtureTools(standIn.url));
   service = await startService({
-    catalog: await writeCatalog(fixtureTools(standIn.url)),
-    env: {
-      SWITCHBOARD_AGENT_KEYS: AGENT,
-      SWITCHBOARD_MAINTAINER_KEYS: MAINTAINER,
-      SWITCHBOARD_LLM_BASE_URL: `${standIn.url}/llm`,
-      SWITCHBOARD_LLM_MODEL: "stand-in",
-    },
+    catalog,
+    env: { ...env, SWITCHBOARD_LLM_BASE_URL: `${standIn.url}/llm`, SWITCHBOARD_LLM_MODEL: "stand-in" },
   });
 });
 
@@ -66,7 +67,11 @@ test("every response carries a request id, the caller's own when given", async (
   assert.equal(mine.headers.get("x-request-id"), "trace-me-42");
   const generated = await call(service, "GET", "/healthz");
   assert.match(generated.headers.get("x-request-id") ?? "", /^[0-9a-f-]{36}$/);
-  assert.match(service.logs(), /"reqId":"trace-me-42"/);
+  // The log line is written as the response goes out, so it may reach the pipe just after the answer.
+  const deadline = Date.now() + 5000;
+  while (!service.logs().includes('"reqId":"trace-me-42"') && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.match(service.logs(), /"reqId":"trace-me-42","method":"GET","url":"\/healthz","status":200/);
 });
 
 test("missing, malformed and unknown keys get 401; an agent key cannot write the catalog (403)", async () => {
@@ -374,4 +379,14 @@ test("SIGTERM drains an in-flight call, then the process exits 0", async () => {
   assert.equal(answer.body.results[0].status, "completed");
   assert.equal(await exit, 0);
   assert.match(service.logs(), /state persisted/);
+});
+
+test("a restart loads the persisted index warm, with the tools synthesized before it", async () => {
+  assert.notEqual(service.child.exitCode, null, "the previous test stopped the service");
+  service = await startService({ catalog, env, data: service.data });
+  assert.match(service.logs(), /"action":"loaded"/);
+  assert.equal((await agent("GET", "/v1/tools/roman_numeral")).status, 200);
+  const routed = await agent("POST", "/v1/route", { query: "write 1999 in Roman numerals", topK: 1 });
+  assert.equal(routed.status, 200, JSON.stringify(routed.body));
+  assert.equal(routed.body.tools[0].name, "roman_numeral");
 });

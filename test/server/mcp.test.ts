@@ -71,14 +71,14 @@ test("stdio: three tools; search, call and synthesize work end to end", async ()
     name: "search_tools",
     arguments: { query: "I want my money back for order 1234" },
   });
-  assert.equal(search.isError, undefined);
+  assert.equal(search.isError, undefined, JSON.stringify(search.content));
   assert.equal(json(search).tools[0].name, "refund_order");
 
   const sum = await stdio.callTool({
     name: "call_tool",
     arguments: { name: "add_numbers", arguments: { a: 40, b: 2 } },
   });
-  assert.equal(sum.isError, undefined);
+  assert.equal(sum.isError, undefined, JSON.stringify(sum.content));
   assert.deepEqual(json(sum).output, { sum: 42 });
 
   const made = await stdio.callTool({
