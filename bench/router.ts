@@ -119,7 +119,7 @@ async function realEmbedder() {
 
 // ---- Part 2: scale, with a stand-in embedder --------------------------------------------------------------
 const DIMENSION = 512;
-const CLUSTERS = 400;
+const CLUSTERS = 1000;
 
 /** Stand-in embedder: a text's vector is a cluster centre plus noise, both seeded by the text's hash. */
 function clusteredEmbedder(): RouterEmbedder {
@@ -133,7 +133,7 @@ function clusteredEmbedder(): RouterEmbedder {
         const centre = centres[seed % CLUSTERS] as Float32Array;
         const noise = gaussian(DIMENSION, seed);
         const v = new Float32Array(DIMENSION);
-        for (let i = 0; i < DIMENSION; i++) v[i] = (centre[i] as number) + 0.7 * (noise[i] as number);
+        for (let i = 0; i < DIMENSION; i++) v[i] = (centre[i] as number) + (noise[i] as number);
         const n = Math.hypot(...v);
         return v.map((x) => x / n);
       });
