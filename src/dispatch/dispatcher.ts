@@ -24,8 +24,8 @@ import {
   policyResolver,
 } from "./options.ts";
 import { partition } from "./partition.ts";
-import { sleep as realSleep, type Sleep, withRetry } from "./retry.ts";
-import { ExecutionLog, type ExecutionRecord, type ExecutionStatistics } from "./state.ts";
+import { sleep as realSleep, retryAfterFailure, type Sleep } from "./retry.ts";
+import { ExecutionLog, type ExecutionRecord, type ExecutionStatistics, type Running } from "./state.ts";
 import { invokeWithTimeout } from "./timeout.ts";
 import { estimateTokens, type TokenCounter, tokenCounter } from "./tokens.ts";
 import type {
@@ -58,6 +58,10 @@ interface Prepared {
   tool: Tool | undefined;
   policy: EffectivePolicy | undefined;
   providers: Provider[];
+  /** The execution record, once #run has started; #finish closes it. */
+  entry?: Running | undefined;
+  /** Set by #finish; tells #runOnce that #run finished before it returned its promise. */
+  finished?: boolean;
 }
 
 interface Answer {
@@ -190,99 +194,112 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
     // The same tool_call_id never runs twice at once: the second caller gets the first's outcome.
     // The patch goes with the first caller only, so a context change is applied once.
     if (running) return running.then((o) => ({ result: o.result }));
-    const outcome = this.#run(prep, signal, snapshot).catch(
-      (error): Outcome => ({
-        result: this.#finish(prep, performance.now(), emptyProvenance(), "failed", internal(error)),
-      }),
-    );
-    this.#log.begin(prep.call.id, prep.call.name, outcome);
+    const entry = this.#log.begin(prep.call.id, prep.call.name);
+    const outcome = this.#run(prep, signal, snapshot);
+    entry.outcome = outcome;
+    // #finish closes the record itself from here on (no promise reaction per call); a run that ended
+    // before this point (unknown tool, bad arguments, cache hit) is closed once its outcome settles, so a
+    // duplicate id in the same batch still shares it.
+    if (prep.finished) outcome.then((o) => this.#log.end(entry, o.result));
+    else prep.entry = entry;
     return outcome;
   }
 
   async #run(prep: Prepared, signal: AbortSignal | undefined, snapshot: CallContext): Promise<Outcome> {
     const started = performance.now();
     const provenance = emptyProvenance();
-    const { call, tool, policy, args } = prep;
-    if (!tool || !policy) {
-      const message = `unknown tool "${call.name}"`;
-      this.emit("rejected", { callId: call.id, tool: call.name, class: "unknown_tool", message });
-      return {
-        result: this.#finish(prep, started, provenance, "failed", { class: "unknown_tool", message }),
-      };
-    }
-    if (signal?.aborted) return { result: this.#cancelled(prep, started, provenance) };
-    const issues = validateAgainstSchema(tool.inputSchema, args);
-    if (issues.length > 0) {
-      const error = new SchemaError("arguments", issues);
-      this.emit("rejected", { callId: call.id, tool: tool.name, class: "schema", message: error.message });
-      return {
-        result: this.#finish(prep, started, provenance, "failed", {
-          class: "schema",
-          message: error.message,
-          issues,
-        }),
-      };
-    }
-
-    const cacheKey = policy.cache ? this.#cache.key(tool, args) : undefined;
-    const cached = cacheKey && policy.cache ? this.#cache.get(cacheKey, policy.cache.ttlMs) : undefined;
-    if (cached && cacheKey) {
-      provenance.provider = cached.provider;
-      provenance.ageMs = cached.ageMs;
-      provenance.stale = !cached.fresh;
-      if (!cached.fresh) {
-        warn(provenance, `stale answer (${cached.ageMs} ms old) served while it is refreshed`);
-        this.#cache.revalidate(cacheKey, () => this.#refresh(prep, cacheKey, snapshot));
-      }
-      return { result: this.#finish(prep, started, provenance, "completed", undefined, cached.output) };
-    }
-
-    let queuedMs = 0;
-    const slots = this.#slotsOf(tool, policy);
-    const queueStart = performance.now();
     try {
-      const waiting = this.#acquire(slots, tool.name, signal);
-      if (waiting) {
-        await waiting;
-        queuedMs = performance.now() - queueStart;
+      const { call, tool, policy, args } = prep;
+      if (!tool || !policy) {
+        const message = `unknown tool "${call.name}"`;
+        this.emit("rejected", { callId: call.id, tool: call.name, class: "unknown_tool", message });
+        return {
+          result: this.#finish(prep, started, provenance, "failed", { class: "unknown_tool", message }),
+        };
       }
-    } catch (error) {
-      const failure = error as DispatchError;
-      if (failure.class === "cancelled") return { result: this.#cancelled(prep, started, provenance) };
-      const message = `waited ${this.options.queueTimeoutMs} ms for a free slot (${failure.message}) and gave up`;
-      this.emit("rejected", { callId: call.id, tool: tool.name, class: "queue_timeout", message });
-      const waited = performance.now() - queueStart;
-      const refusal: CallError = { class: "queue_timeout", message };
-      return { result: this.#finish(prep, started, provenance, "failed", refusal, undefined, waited) };
-    }
+      if (signal?.aborted) return { result: this.#cancelled(prep, started, provenance) };
+      const issues = validateAgainstSchema(tool.inputSchema, args);
+      if (issues.length > 0) {
+        const error = new SchemaError("arguments", issues);
+        this.emit("rejected", { callId: call.id, tool: tool.name, class: "schema", message: error.message });
+        return {
+          result: this.#finish(prep, started, provenance, "failed", {
+            class: "schema",
+            message: error.message,
+            issues,
+          }),
+        };
+      }
 
-    let answer: Answer | undefined;
-    let failure: unknown;
-    try {
-      answer = await this.#runChain(prep, signal, snapshot, provenance);
-    } catch (error) {
-      failure = error;
-    } finally {
-      this.#release(slots);
-    }
+      const cacheKey = policy.cache ? this.#cache.key(tool, args) : undefined;
+      const cached = cacheKey && policy.cache ? this.#cache.get(cacheKey, policy.cache.ttlMs) : undefined;
+      if (cached && cacheKey) {
+        provenance.provider = cached.provider;
+        provenance.ageMs = cached.ageMs;
+        provenance.stale = !cached.fresh;
+        if (!cached.fresh) {
+          warn(provenance, `stale answer (${cached.ageMs} ms old) served while it is refreshed`);
+          this.#cache.revalidate(cacheKey, () => this.#refresh(prep, cacheKey, snapshot));
+        }
+        return { result: this.#finish(prep, started, provenance, "completed", undefined, cached.output) };
+      }
 
-    if (answer) {
-      provenance.provider = answer.provider;
-      const budgeted = applyBudget(answer.output, policy.budgetTokens, this.#count);
-      // The cache holds what was served, so a cached answer never exceeds the budget either.
-      if (cacheKey && policy.cache)
-        this.#cache.set(cacheKey, budgeted.output, answer.provider, policy.cache.ttlMs, policy.cache.staleMs);
-      if (budgeted.omittedTokens > 0)
-        warn(
-          provenance,
-          `output truncated to the ${policy.budgetTokens}-token budget, ~${budgeted.omittedTokens} tokens omitted`,
-        );
-      return {
-        result: this.#finish(prep, started, provenance, "completed", undefined, budgeted.output, queuedMs),
-        patch: answer.patch,
-      };
+      let queuedMs = 0;
+      const slots = this.#slotsOf(tool, policy);
+      const queueStart = performance.now();
+      try {
+        const waiting = this.#acquire(slots, tool.name, signal);
+        if (waiting) {
+          await waiting;
+          queuedMs = performance.now() - queueStart;
+        }
+      } catch (error) {
+        const failure = error as DispatchError;
+        if (failure.class === "cancelled") return { result: this.#cancelled(prep, started, provenance) };
+        const message = `waited ${this.options.queueTimeoutMs} ms for a free slot (${failure.message}) and gave up`;
+        this.emit("rejected", { callId: call.id, tool: tool.name, class: "queue_timeout", message });
+        const waited = performance.now() - queueStart;
+        const refusal: CallError = { class: "queue_timeout", message };
+        return { result: this.#finish(prep, started, provenance, "failed", refusal, undefined, waited) };
+      }
+
+      let answer: Answer | undefined;
+      let failure: unknown;
+      try {
+        answer = await this.#runChain(prep, signal, snapshot, provenance);
+      } catch (error) {
+        failure = error;
+      } finally {
+        this.#release(slots);
+      }
+
+      if (answer) {
+        provenance.provider = answer.provider;
+        const budgeted = applyBudget(answer.output, policy.budgetTokens, this.#count);
+        // The cache holds what was served, so a cached answer never exceeds the budget either.
+        if (cacheKey && policy.cache)
+          this.#cache.set(
+            cacheKey,
+            budgeted.output,
+            answer.provider,
+            policy.cache.ttlMs,
+            policy.cache.staleMs,
+          );
+        if (budgeted.omittedTokens > 0)
+          warn(
+            provenance,
+            `output truncated to the ${policy.budgetTokens}-token budget, ~${budgeted.omittedTokens} tokens omitted`,
+          );
+        return {
+          result: this.#finish(prep, started, provenance, "completed", undefined, budgeted.output, queuedMs),
+          patch: answer.patch,
+        };
+      }
+      return { result: this.#fail(prep, started, provenance, failure, queuedMs, signal), patch: noPatch };
+    } catch (error) {
+      // A fault of the dispatcher itself (a listener that throws, a bug): the call fails, it never hangs.
+      return { result: this.#finish(prep, performance.now(), emptyProvenance(), "failed", internal(error)) };
     }
-    return { result: this.#fail(prep, started, provenance, failure, queuedMs, signal), patch: noPatch };
   }
 
   /** Last resorts after every provider failed: a stale cached answer, then the tool's degraded output. */
@@ -375,25 +392,29 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
       const breaker = this.#breakers.get(tool.name, provider.id, policy.breaker, rules);
       let patch: Readonly<Record<string, unknown>> | undefined;
       try {
-        const output = await withRetry(
-          () =>
-            breaker.execute(async () => {
-              provenance.attempts++;
-              const raw = await invokeWithTimeout(
-                provider,
-                prep.args,
-                prep.call.id,
-                snapshot,
-                policy.timeoutMs,
-                signal,
-              );
-              const unwrapped = unwrapContextModifier(raw);
-              patch = unwrapped.patch;
-              return normaliseOutput(unwrapped.output, tool.outputSchema);
-            }),
-          retryAllowed,
-          policy.retry,
-          () => ({
+        const attempt = () =>
+          breaker.execute(async () => {
+            provenance.attempts++;
+            const raw = await invokeWithTimeout(
+              provider,
+              prep.args,
+              prep.call.id,
+              snapshot,
+              policy.timeoutMs,
+              signal,
+            );
+            const unwrapped = unwrapContextModifier(raw);
+            patch = unwrapped.patch;
+            return normaliseOutput(unwrapped.output, tool.outputSchema);
+          });
+        let output: unknown;
+        try {
+          output = await attempt();
+        } catch (error) {
+          // The first attempt is awaited here rather than through retry.ts, so a call that succeeds at
+          // once passes no retry wrapper; the retry scope is built only after a failure.
+          if (!retryAllowed || policy.retry.retries === 0) throw error;
+          output = await retryAfterFailure(error, attempt, {
             settings: policy.retry,
             rules,
             provider,
@@ -409,8 +430,8 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
                 class: failure.class as RetryClass,
                 delayMs,
               }),
-          }),
-        );
+          });
+        }
         provenance.breakers[provider.id] = breaker.state;
         return { output, provider: provider.id, patch };
       } catch (error) {
@@ -510,6 +531,8 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
     };
     if (output !== undefined) result.output = output;
     if (error) result.error = error;
+    prep.finished = true;
+    if (prep.entry) this.#log.end(prep.entry, result);
     this.emit("call", result);
     return result;
   }

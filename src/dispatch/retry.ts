@@ -41,22 +41,12 @@ export interface RetryScope {
 }
 
 /**
- * The first attempt runs outside p-retry: most calls succeed at once, and p-retry's set-up (option
- * validation, clock reads) would otherwise sit on every call's path. After a failure that may be retried,
- * p-retry drives the remaining attempts.
+ * The attempts after a first one that failed with `first`. The first attempt runs outside p-retry (the
+ * dispatcher awaits it directly): most calls succeed at once, and p-retry's set-up (option validation,
+ * clock reads) would otherwise sit on every call's path. After a failure that may be retried, p-retry
+ * drives the remaining attempts.
  */
-export function withRetry<T>(
-  attempt: () => Promise<T>,
-  allowed: boolean,
-  settings: RetrySettings,
-  scopeOf: () => RetryScope,
-): Promise<T> {
-  if (!allowed || settings.retries === 0) return attempt();
-  // The scope is built only after a failure, so a successful call allocates nothing for retries.
-  return attempt().catch((error: unknown) => retryAfterFailure(error, attempt, scopeOf()));
-}
-
-async function retryAfterFailure<T>(
+export async function retryAfterFailure<T>(
   first: unknown,
   attempt: () => Promise<T>,
   scope: RetryScope,

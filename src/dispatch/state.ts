@@ -23,9 +23,10 @@ export interface ExecutionStatistics {
   p95TotalMs: number;
 }
 
-interface Running {
-  record: ExecutionRecord;
-  outcome: Promise<{ result: CallResult }>;
+export interface Running {
+  readonly record: ExecutionRecord;
+  /** Set right after `begin`, once the run has started. */
+  outcome: Promise<{ result: CallResult }> | undefined;
 }
 
 export class ExecutionLog {
@@ -53,24 +54,31 @@ export class ExecutionLog {
     return this.#running.get(id)?.outcome;
   }
 
-  begin(id: string, name: string, outcome: Promise<{ result: CallResult }>): void {
+  /**
+   * Marks a call as running; `outcome` is what a second caller with the same id shares. The dispatcher
+   * calls `end` itself when the result is ready (no promise reaction per call on the success path).
+   */
+  begin(id: string, name: string): Running {
     const startedAt = this.#now();
     this.sweep(false, startedAt);
     const record: ExecutionRecord = { id, name, status: "in_progress", startedAt };
-    const entry = { record, outcome };
+    const entry: Running = { record, outcome: undefined };
     this.#running.set(id, entry);
-    outcome.then(({ result }) => {
-      // An entry swept as stale has already been recorded; a late finish does not record it twice.
-      if (this.#running.get(id) !== entry) return;
-      this.#running.delete(id);
-      record.status = result.status;
-      record.finishedAt = startedAt + Math.round(result.timing.totalMs);
-      record.timing = result.timing;
-      record.attempts = result.provenance.attempts;
-      if (result.provenance.provider !== undefined) record.provider = result.provenance.provider;
-      if (result.error) record.errorClass = result.error.class;
-      this.#remember(record);
-    });
+    return entry;
+  }
+
+  end(entry: Running, result: CallResult): void {
+    const { record } = entry;
+    // An entry swept as stale has already been recorded; a late finish does not record it twice.
+    if (this.#running.get(record.id) !== entry) return;
+    this.#running.delete(record.id);
+    record.status = result.status;
+    record.finishedAt = record.startedAt + Math.round(result.timing.totalMs);
+    record.timing = result.timing;
+    record.attempts = result.provenance.attempts;
+    if (result.provenance.provider !== undefined) record.provider = result.provenance.provider;
+    if (result.error) record.errorClass = result.error.class;
+    this.#remember(record);
   }
 
   /** Drops in-progress entries older than the stale limit, recording them as timed out; on the call path at most once a second. */
