@@ -131,7 +131,7 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
     if (calls.length === 1) {
       // The common case (one call) skips partitioning and the group bookkeeping.
       const outcome = await this.#runOnce(this.#prepare(calls[0] as ToolCall), signal, snapshot);
-      applyPatches(context, [outcome.patch]);
+      if (outcome.patch) applyPatches(context, [outcome.patch]);
       return [outcome.result];
     }
     const prepared = calls.map((call) => this.#prepare(call));
@@ -246,10 +246,12 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
 
       let queuedMs = 0;
       const slots = this.#slotsOf(tool, policy);
-      const queueStart = performance.now();
+      let queueStart = 0;
       try {
         const waiting = this.#acquire(slots, tool.name, signal);
         if (waiting) {
+          // Only a call that waits reads the clock for it; #acquire has not waited yet when it returns.
+          queueStart = performance.now();
           await waiting;
           queuedMs = performance.now() - queueStart;
         }
@@ -378,7 +380,8 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
     const retryAllowed = mayRetry(policy, prep.args);
     if (prep.providers.length === 0) throw new DispatchError("fatal", `tool "${tool.name}" has no provider`);
     let lastError: unknown;
-    for (const [index, provider] of prep.providers.entries()) {
+    for (let index = 0; index < prep.providers.length; index++) {
+      const provider = prep.providers[index] as Provider;
       if (index > 0) {
         const reason = classify(lastError, rules).class;
         this.emit("fallback", {
@@ -559,7 +562,8 @@ function internal(error: unknown): CallError {
 
 function checkCalls(calls: readonly ToolCall[]): void {
   if (!Array.isArray(calls)) throw new TypeError("execute(calls): calls must be an array");
-  calls.forEach((call, i) => {
+  for (let i = 0; i < calls.length; i++) {
+    const call = calls[i];
     if (!call || typeof call !== "object")
       throw new TypeError(`execute(calls): calls[${i}] must be an object`);
     if (typeof call.id !== "string" || call.id === "")
@@ -569,5 +573,5 @@ function checkCalls(calls: readonly ToolCall[]): void {
     const args = call.arguments;
     if (args !== undefined && (args === null || typeof args !== "object" || Array.isArray(args)))
       throw new TypeError(`execute(calls): calls[${i}].arguments must be an object`);
-  });
+  }
 }
