@@ -396,19 +396,21 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
       let patch: Readonly<Record<string, unknown>> | undefined;
       try {
         const attempt = () =>
-          breaker.execute(async () => {
+          breaker.execute(() => {
             provenance.attempts++;
-            const raw = await invokeWithTimeout(
+            return invokeWithTimeout(
               provider,
               prep.args,
               prep.call.id,
               snapshot,
               policy.timeoutMs,
               signal,
+              (raw) => {
+                const unwrapped = unwrapContextModifier(raw);
+                patch = unwrapped.patch;
+                return normaliseOutput(unwrapped.output, tool.outputSchema);
+              },
             );
-            const unwrapped = unwrapContextModifier(raw);
-            patch = unwrapped.patch;
-            return normaliseOutput(unwrapped.output, tool.outputSchema);
           });
         let output: unknown;
         try {

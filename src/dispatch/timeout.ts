@@ -37,14 +37,19 @@ class AttemptOptions implements InvokeOptions {
   }
 }
 
-export function invokeWithTimeout(
+/**
+ * Runs the provider against the deadline; `accept` turns its answer into the attempt's result (or throws
+ * to fail it) in the same step, so checking an answer costs no promise layer of its own.
+ */
+export function invokeWithTimeout<T>(
   provider: Provider,
   args: Record<string, unknown>,
   callId: string,
   context: CallContext,
   timeoutMs: number,
   batchSignal: AbortSignal | undefined,
-): Promise<unknown> {
+  accept: (answer: unknown) => T,
+): Promise<T> {
   if (batchSignal?.aborted) return Promise.reject(batchSignal.reason);
   const options = new AttemptOptions(callId, context);
   return new Promise((resolve, reject) => {
@@ -71,9 +76,13 @@ export function invokeWithTimeout(
       running = Promise.reject(error);
     }
     Promise.resolve(running).then(
-      (value) => {
+      (answer) => {
         finish();
-        resolve(value);
+        try {
+          resolve(accept(answer));
+        } catch (error) {
+          reject(error);
+        }
       },
       (error) => {
         finish();
