@@ -61,7 +61,19 @@ export class ExecutionLog {
   begin(id: string, name: string): Running {
     const startedAt = this.#now();
     this.sweep(false, startedAt);
-    const record: ExecutionRecord = { id, name, status: "in_progress", startedAt };
+    // Every field exists from the start (undefined until known), so finishing a record changes no hidden
+    // class; `list` leaves the undefined ones out.
+    const record: ExecutionRecord = {
+      id,
+      name,
+      status: "in_progress",
+      startedAt,
+      finishedAt: undefined,
+      timing: undefined,
+      attempts: undefined,
+      provider: undefined,
+      errorClass: undefined,
+    };
     const entry: Running = { record, outcome: undefined };
     this.#running.set(id, entry);
     return entry;
@@ -98,9 +110,7 @@ export class ExecutionLog {
 
   list(): ExecutionRecord[] {
     this.sweep();
-    return [...[...this.#running.values()].map((r) => r.record), ...this.#newestFirst()].map((r) => ({
-      ...r,
-    }));
+    return [...[...this.#running.values()].map((r) => r.record), ...this.#newestFirst()].map(definedFields);
   }
 
   statistics(): ExecutionStatistics {
@@ -132,4 +142,10 @@ export class ExecutionLog {
     const h = this.#history;
     return [...h.slice(0, this.#next).reverse(), ...h.slice(this.#next).reverse()];
   }
+}
+
+function definedFields(record: ExecutionRecord): ExecutionRecord {
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) if (value !== undefined) copy[key] = value;
+  return copy as unknown as ExecutionRecord;
 }
