@@ -3,6 +3,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, mock, test } from "node:test";
+import { setImmediate } from "node:timers/promises";
 import type { BreakerPolicy, Tool } from "../../src/catalog/index.ts";
 import { Dispatcher, type Provider } from "../../src/dispatch/index.ts";
 import { FileStore } from "../../src/store/index.ts";
@@ -147,4 +148,32 @@ test("an open breaker is persisted and still open after a restart", async () => 
   mock.timers.tick(1000);
   provider.failRate = 0;
   assert.equal((await restarted.call())?.status, "completed", "the cooldown still ends after a restart");
+});
+
+test("a call that fails after another call opened the breaker reports its own error, not breaker_open", async () => {
+  // A stand-in provider whose every invocation waits until the test settles it.
+  const pending: { reject(error: Error): void }[] = [];
+  const provider: Provider = {
+    id: "primary",
+    invoke: () => new Promise((_, reject) => pending.push({ reject })),
+  };
+  const { changes, call } = setup([provider]);
+  const reset = () => Object.assign(new Error("socket hang up"), { code: "ECONNRESET" });
+  const first = [call(), call(), call(), call()];
+  await setImmediate();
+  assert.equal(pending.length, 4);
+  for (const p of pending.slice(0, 3)) p.reject(reset());
+  await Promise.all(first.slice(0, 3));
+  const fifth = call();
+  await setImmediate();
+  pending[4]?.reject(reset());
+  assert.equal((await fifth)?.error?.class, "connection");
+  assert.deepEqual(changes, ["primary:open"], "four failures in a window of four open the breaker");
+  // The fourth call started while the circuit was closed and was still running when it opened.
+  pending[3]?.reject(reset());
+  const late = await first[3];
+  assert.equal(late?.error?.class, "connection");
+  assert.equal(late?.provenance.breakers.primary, "open");
+  assert.equal((await call())?.error?.class, "breaker_open");
+  assert.equal(pending.length, 5, "the open breaker does not call the provider");
 });
