@@ -31,7 +31,16 @@ export class LexicalIndex {
   private totalLength = 0;
   /** Accumulator, one slot per document, reused: cleared lazily at the next search. */
   private scores = new Float64Array(0);
-  private touched: number[] = [];
+  /** The documents the last search scored (the first `touchedCount`), so clearing skips the rest. */
+  private touched = new Int32Array(0);
+  private touchedCount = 0;
+  /**
+   * BM25's length term k1·(1 − b + b·length/avgLength) per document, which only changes when the catalog
+   * does: computed once for the average it was made with instead of for every posting of every query.
+   */
+  private lengthNorm = new Float64Array(0);
+  private lengthNormAvg = Number.NaN;
+  private lengthNormDocs = 0;
 
   get size(): number {
     return this.docByTool.size;
@@ -92,12 +101,17 @@ export class LexicalIndex {
    */
   search(query: string): LexicalResult {
     const n = this.docByTool.size;
-    for (const doc of this.touched) this.scores[doc] = 0;
-    if (this.scores.length < this.toolByDoc.length) this.scores = new Float64Array(this.toolByDoc.length * 2);
-    const scores = this.scores;
-    const touched: number[] = [];
-    this.touched = touched;
+    const docCount = this.toolByDoc.length;
+    for (let i = 0; i < this.touchedCount; i++) this.scores[this.touched[i] as number] = 0;
+    if (this.scores.length < docCount) {
+      this.scores = new Float64Array(docCount * 2);
+      this.touched = new Int32Array(docCount * 2);
+    }
     const avgLength = n ? this.totalLength / n : 1;
+    const lengthNorm = this.lengthNormFor(avgLength);
+    const scores = this.scores;
+    const touched = this.touched;
+    let touchedCount = 0;
     let norm = 0;
     for (const term of new Set(terms(query))) {
       const list = this.postings.get(term);
@@ -109,12 +123,12 @@ export class LexicalIndex {
       for (let i = 0; i < docs.length; i++) {
         const doc = docs[i] as number;
         const tf = tfs[i] as number;
-        const length = this.docLength[doc] as number;
-        if (scores[doc] === 0) touched.push(doc);
-        scores[doc] =
-          (scores[doc] as number) + (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / avgLength));
+        const before = scores[doc] as number;
+        if (before === 0) touched[touchedCount++] = doc;
+        scores[doc] = before + (idf * tf * (K1 + 1)) / (tf + (lengthNorm[doc] as number));
       }
     }
+    this.touchedCount = touchedCount;
     const divisor = norm || 1;
     // Valid until the next search, which clears the accumulator.
     return {
@@ -125,7 +139,8 @@ export class LexicalIndex {
       top: (k) => {
         // A bounded selection rather than sorting every touched document: common terms touch thousands.
         const best: number[] = [];
-        for (const doc of touched) {
+        for (let t = 0; t < touchedCount; t++) {
+          const doc = touched[t] as number;
           const s = scores[doc] as number;
           if (best.length === k && s <= (scores[best[k - 1] as number] as number)) continue;
           let i = best.length < k ? best.length : k - 1;
@@ -139,5 +154,16 @@ export class LexicalIndex {
         return best.map((doc) => [this.toolByDoc[doc] as string, (scores[doc] as number) / divisor]);
       },
     };
+  }
+
+  private lengthNormFor(avgLength: number): Float64Array {
+    const docCount = this.toolByDoc.length;
+    if (avgLength === this.lengthNormAvg && this.lengthNormDocs === docCount) return this.lengthNorm;
+    if (this.lengthNorm.length < docCount) this.lengthNorm = new Float64Array(docCount * 2);
+    for (let doc = 0; doc < docCount; doc++)
+      this.lengthNorm[doc] = K1 * (1 - B + (B * (this.docLength[doc] as number)) / avgLength);
+    this.lengthNormAvg = avgLength;
+    this.lengthNormDocs = docCount;
+    return this.lengthNorm;
   }
 }
