@@ -4,7 +4,13 @@
 import type { Tool } from "../catalog/index.ts";
 import type { Embedder } from "../embed/index.ts";
 import type { DataStore } from "../store/index.ts";
-import { type Calibration, fit, type LabelledCandidates, MAX_NO_TOOL_QUERIES } from "./calibration.ts";
+import {
+  type Calibration,
+  confidence,
+  fit,
+  type LabelledCandidates,
+  MAX_NO_TOOL_QUERIES,
+} from "./calibration.ts";
 import { defaultCalibration } from "./defaults.ts";
 import { DEFAULT_HNSW, DenseIndex, type HnswParams } from "./dense.ts";
 import { RouterError } from "./errors.ts";
@@ -44,7 +50,7 @@ export interface RouteOptions {
 
 export interface RoutedTool {
   name: string;
-  /** Fused score minus the pull of the no-tool class; compared with the threshold. */
+  /** Fused score minus the pull of the no-tool class, plus the query's closeness to any tool; compared with the threshold. */
   score: number;
   why: {
     dense: number;
@@ -192,11 +198,13 @@ export class Router {
     }
     const { lexicalWeight, rejectWeight } = this.calibration;
     const ranked = fuse(candidates.dense, candidates.lexical, lexicalWeight).slice(0, topK);
+    // The same confidence calibration fitted the threshold on; only the fused score differs per tool.
+    const offset = confidence(0, candidates.dense, candidates.reject, rejectWeight);
     const tools = ranked.map((c): RoutedTool => {
       const category = this.categoryOf.get(c.name);
       return {
         name: c.name,
-        score: round(c.fused - rejectWeight * candidates.reject),
+        score: round(c.fused + offset),
         why: {
           dense: round(c.dense),
           lexical: round(c.lexical),
