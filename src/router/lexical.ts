@@ -2,8 +2,8 @@
 //
 // Hand-written rather than minisearch: routing needs a score that means the same thing across queries (for
 // the threshold), the share of the query's IDF mass a tool covers, which minisearch's relative BM25+ does
-// not give; and minisearch's Map-based scoring is far slower at scale (`npm run bench` at 20k API-style
-// tools on a busy 2-core machine: p50 0.32 ms here against 160 ms for minisearch's search).
+// not give; and minisearch's Map-based scoring is far slower at scale (`npm run bench` at 100k API-style
+// tools, two benchmarks sharing the 2 cores: p50 0.64 ms here against 505 ms for minisearch's search).
 import type { Tool } from "../catalog/index.ts";
 import { nameWords, terms } from "./text.ts";
 
