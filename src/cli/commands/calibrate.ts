@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { readEnv } from "../../config/index.ts";
-import { catalogFlags, catalogOptionsSchema, openCatalogRouter, readQueryLines } from "../../router/index.ts";
+import { catalogFlags, openCatalogRouter, readQueryLines } from "../../router/index.ts";
 import { parseCommand } from "../args.ts";
+import { catalogCommandOptions } from "../catalog-options.ts";
 import { UsageError } from "../errors.ts";
 import type { Command } from "../main.ts";
 import { printJson, progressBar } from "../output.ts";
@@ -26,12 +26,9 @@ export const command: Command = {
   summary: "Fit the fusion weights and the threshold to labelled queries",
   usage,
   async run(argv) {
-    const env = readEnv();
-    const schema = catalogOptionsSchema({
-      catalog: env.SWITCHBOARD_CATALOG,
-      data: env.SWITCHBOARD_DATA,
-      embedder: env.SWITCHBOARD_EMBEDDER,
-    }).extend({ queries: z.string({ error: "is required: a JSON lines file of labelled queries" }).min(1) });
+    const schema = catalogCommandOptions().extend({
+      queries: z.string({ error: "is required: a JSON lines file of labelled queries" }).min(1),
+    });
     const { options, positionals } = parseCommand(argv, flags, schema);
     if (positionals.length > 0)
       throw new UsageError(`calibrate takes no arguments (got "${positionals[0]}")`);

@@ -1,16 +1,15 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import { readEnv } from "../../config/index.ts";
 import {
   catalogFlags,
-  catalogOptionsSchema,
   evaluate,
   type Judged,
   openCatalogRouter,
   readQueryLines,
 } from "../../router/index.ts";
 import { parseCommand } from "../args.ts";
+import { catalogCommandOptions } from "../catalog-options.ts";
 import { UsageError } from "../errors.ts";
 import type { Command } from "../main.ts";
 import { printJson, progressBar } from "../output.ts";
@@ -43,12 +42,7 @@ export const command: Command = {
   summary: "Measure routing quality on labelled queries",
   usage,
   async run(argv) {
-    const env = readEnv();
-    const schema = catalogOptionsSchema({
-      catalog: env.SWITCHBOARD_CATALOG,
-      data: env.SWITCHBOARD_DATA,
-      embedder: env.SWITCHBOARD_EMBEDDER,
-    }).extend({
+    const schema = catalogCommandOptions().extend({
       queries: z.string({ error: "is required: a JSON lines file of labelled queries" }).min(1),
       examples: z.string().min(1).optional(),
       "top-k": z.coerce.number().int("must be a whole number").min(1, "must be at least 1").default(5),

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { readEnv } from "../../config/index.ts";
-import { catalogFlags, catalogOptionsSchema, openCatalogRouter, readQueryLines } from "../../router/index.ts";
+import { catalogFlags, openCatalogRouter, readQueryLines } from "../../router/index.ts";
 import { parseCommand } from "../args.ts";
+import { catalogCommandOptions } from "../catalog-options.ts";
 import { UsageError } from "../errors.ts";
 import type { Command } from "../main.ts";
 import { printJson } from "../output.ts";
@@ -25,12 +25,10 @@ export const command: Command = {
   summary: "Record that a query was served by a tool (learning from use)",
   usage,
   async run(argv) {
-    const env = readEnv();
-    const schema = catalogOptionsSchema({
-      catalog: env.SWITCHBOARD_CATALOG,
-      data: env.SWITCHBOARD_DATA,
-      embedder: env.SWITCHBOARD_EMBEDDER,
-    }).extend({ tool: z.string().min(1).optional(), file: z.string().min(1).optional() });
+    const schema = catalogCommandOptions().extend({
+      tool: z.string().min(1).optional(),
+      file: z.string().min(1).optional(),
+    });
     const { options, positionals } = parseCommand(argv, flags, schema);
     let pairs: { query: string; tool: string }[];
     if (options.file) {

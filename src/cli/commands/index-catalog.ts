@@ -1,6 +1,6 @@
-import { readEnv } from "../../config/index.ts";
-import { catalogFlags, catalogOptionsSchema, openCatalogRouter } from "../../router/index.ts";
+import { catalogFlags, openCatalogRouter } from "../../router/index.ts";
 import { parseCommand } from "../args.ts";
+import { catalogCommandOptions } from "../catalog-options.ts";
 import { UsageError } from "../errors.ts";
 import type { Command } from "../main.ts";
 import { printJson, progressBar } from "../output.ts";
@@ -22,16 +22,7 @@ export const command: Command = {
   summary: "Build or update the search index of a catalog",
   usage,
   async run(argv) {
-    const env = readEnv();
-    const { options, positionals } = parseCommand(
-      argv,
-      catalogFlags,
-      catalogOptionsSchema({
-        catalog: env.SWITCHBOARD_CATALOG,
-        data: env.SWITCHBOARD_DATA,
-        embedder: env.SWITCHBOARD_EMBEDDER,
-      }),
-    );
+    const { options, positionals } = parseCommand(argv, catalogFlags, catalogCommandOptions());
     if (positionals.length > 0) throw new UsageError(`index takes no arguments (got "${positionals[0]}")`);
     const started = performance.now();
     const progress = progressBar("embedding", options.json);

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { readEnv } from "../../config/index.ts";
-import { catalogFlags, catalogOptionsSchema, openCatalogRouter, readQueryLines } from "../../router/index.ts";
+import { catalogFlags, openCatalogRouter, readQueryLines } from "../../router/index.ts";
 import { parseCommand } from "../args.ts";
+import { catalogCommandOptions } from "../catalog-options.ts";
 import { UsageError } from "../errors.ts";
 import type { Command } from "../main.ts";
 import { printJson, progressBar } from "../output.ts";
@@ -33,12 +33,7 @@ export const command: Command = {
   summary: "Find the tools for a query",
   usage,
   async run(argv) {
-    const env = readEnv();
-    const schema = catalogOptionsSchema({
-      catalog: env.SWITCHBOARD_CATALOG,
-      data: env.SWITCHBOARD_DATA,
-      embedder: env.SWITCHBOARD_EMBEDDER,
-    }).extend({
+    const schema = catalogCommandOptions().extend({
       "top-k": z.coerce.number().int("must be a whole number").min(1, "must be at least 1").default(5),
       threshold: z.coerce.number().optional(),
       category: z.array(z.string().min(1)).optional(),
