@@ -11,6 +11,7 @@ import {
   type LabelledCandidates,
   MAX_NO_TOOL_QUERIES,
 } from "./calibration.ts";
+import { type CandidateScope, type CandidateSources, type Candidates, findCandidates } from "./candidates.ts";
 import { defaultCalibration } from "./defaults.ts";
 import { DEFAULT_HNSW, DenseIndex, type HnswParams } from "./dense.ts";
 import { RouterError } from "./errors.ts";
@@ -20,13 +21,9 @@ import { LexicalIndex } from "./lexical.ts";
 import { NO_TOOL_ANCHORS } from "./no-tool-anchors.ts";
 import { type Entry, IndexFiles } from "./persist.ts";
 import { denseText } from "./text.ts";
-import { cluster, dot, MIN_TOOLS_FOR_TIERS, Tiers } from "./tiers.ts";
+import { cluster, MIN_TOOLS_FOR_TIERS, Tiers } from "./tiers.ts";
 
 export const MAX_QUERY_CHARS = 1000;
-/** Dense entries fetched per query, before grouping by tool. */
-const DENSE_FETCH = 64;
-/** Lexical-only tools that join the candidates. */
-const LEXICAL_FETCH = 32;
 
 export type RouterEmbedder = Pick<Embedder, "id" | "dimension" | "embed">;
 
@@ -76,12 +73,6 @@ export interface OpenReport {
   reason?: string;
   embedded: number;
   entries: number;
-}
-
-interface Candidates {
-  dense: Map<string, number>;
-  lexical: Map<string, number>;
-  reject: number;
 }
 
 export class Router {
@@ -357,57 +348,18 @@ export class Router {
     text: string,
     vector: Float32Array,
     allowed: Set<string> | undefined,
-    options: { inGraph?: boolean; holdOut?: { lexical: LexicalIndex; excluded: Set<number> } } = {},
+    scope: Omit<CandidateScope, "allowed"> = {},
   ): Candidates {
-    const { holdOut } = options;
-    const entries = this.files.entries;
-    const dense = new Map<string, number>();
-    const inScope = (tool: string | null | undefined): tool is string =>
-      !!tool && (!allowed || allowed.has(this.categoryOf.get(tool) ?? ""));
-    // hnswlib calls a filter back into JavaScript for every node it visits, which costs more than the
-    // search; tier 1's departments are large, so filtering the global neighbours is enough there. Only a
-    // caller's explicit categories and calibration's held-out entries are filtered inside the graph.
-    const hits = this.dense.search(
-      vector,
-      DENSE_FETCH,
-      holdOut || (allowed && options.inGraph)
-        ? (label) => !holdOut?.excluded.has(label) && inScope(entries.get(label)?.tool)
-        : undefined,
-    );
-    for (const hit of hits) {
-      const tool = entries.get(hit.label)?.tool;
-      if (!inScope(tool)) continue;
-      if (hit.similarity > (dense.get(tool) ?? -1)) dense.set(tool, hit.similarity);
-    }
-    const found = (holdOut?.lexical ?? this.lexical).search(text);
-    const lexical = new Map<string, number>();
-    for (const tool of dense.keys()) {
-      const s = found.score(tool);
-      if (s > 0) lexical.set(tool, s);
-    }
-    // Lexical finds tools the dense half missed: give them their exact dense score, so fusion compares
-    // like with like.
-    let added = 0;
-    for (const [tool, s] of found.top(allowed ? LEXICAL_FETCH * 4 : LEXICAL_FETCH)) {
-      if (added >= LEXICAL_FETCH) break;
-      if (dense.has(tool) || (allowed && !allowed.has(this.categoryOf.get(tool) ?? ""))) continue;
-      added++;
-      let best = -1;
-      for (const label of this.files.labelsOf(tool)) {
-        if (holdOut?.excluded.has(label)) continue;
-        const v = this.vectors.get(label);
-        if (v) best = Math.max(best, dot(vector, v));
-      }
-      dense.set(tool, best);
-      lexical.set(tool, s);
-    }
-    let reject = 0;
-    for (const label of this.rejectLabels) {
-      if (holdOut?.excluded.has(label)) continue;
-      const v = this.vectors.get(label);
-      if (v) reject = Math.max(reject, dot(vector, v));
-    }
-    return { dense, lexical, reject };
+    const sources: CandidateSources = {
+      entries: this.files.entries,
+      dense: this.dense,
+      lexical: this.lexical,
+      categoryOf: this.categoryOf,
+      vectors: this.vectors,
+      rejectLabels: this.rejectLabels,
+      labelsOf: (tool) => this.files.labelsOf(tool),
+    };
+    return findCandidates(sources, text, vector, allowed ? { ...scope, allowed } : scope);
   }
 
   /**

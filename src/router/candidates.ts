@@ -1,0 +1,98 @@
+// Candidate gathering, the hot part of every route: the dense neighbours grouped by tool, BM25 over the same
+// tools, the tools only BM25 found (with their exact dense score), and the pull of the no-tool class. Fusion
+// and the threshold (router.ts) only see what this returns.
+import type { DenseIndex } from "./dense.ts";
+import type { LexicalIndex } from "./lexical.ts";
+import type { Entry } from "./persist.ts";
+import { dot } from "./tiers.ts";
+
+/** Dense entries fetched per query, before grouping by tool. */
+const DENSE_FETCH = 64;
+/** Lexical-only tools that join the candidates. */
+const LEXICAL_FETCH = 32;
+
+export interface Candidates {
+  /** Best dense similarity per candidate tool. */
+  dense: Map<string, number>;
+  /** Normalised BM25 per candidate tool that shares a term with the query. */
+  lexical: Map<string, number>;
+  /** Best similarity to a no-tool example. */
+  reject: number;
+}
+
+/** What the router holds that candidate gathering reads. */
+export interface CandidateSources {
+  readonly entries: ReadonlyMap<number, Entry>;
+  readonly dense: DenseIndex;
+  readonly lexical: LexicalIndex;
+  readonly categoryOf: ReadonlyMap<string, string>;
+  readonly vectors: ReadonlyMap<number, Float32Array>;
+  readonly rejectLabels: readonly number[];
+  labelsOf(tool: string): readonly number[];
+}
+
+export interface CandidateScope {
+  /** Only tools of these categories. */
+  allowed?: Set<string>;
+  /** Filter inside the HNSW graph rather than after it (see below). */
+  inGraph?: boolean;
+  /** Calibration's held-out fold: its own BM25 and the dense entries to skip. */
+  holdOut?: { lexical: LexicalIndex; excluded: Set<number> };
+}
+
+export function findCandidates(
+  sources: CandidateSources,
+  text: string,
+  vector: Float32Array,
+  scope: CandidateScope = {},
+): Candidates {
+  const { allowed, holdOut } = scope;
+  const { entries, categoryOf, vectors } = sources;
+  const dense = new Map<string, number>();
+  const inScope = (tool: string | null | undefined): tool is string =>
+    !!tool && (!allowed || allowed.has(categoryOf.get(tool) ?? ""));
+  // hnswlib calls a filter back into JavaScript for every node it visits, which costs more than the
+  // search; tier 1's departments are large, so filtering the global neighbours is enough there. Only a
+  // caller's explicit categories and calibration's held-out entries are filtered inside the graph.
+  const hits = sources.dense.search(
+    vector,
+    DENSE_FETCH,
+    holdOut || (allowed && scope.inGraph)
+      ? (label) => !holdOut?.excluded.has(label) && inScope(entries.get(label)?.tool)
+      : undefined,
+  );
+  for (const hit of hits) {
+    const tool = entries.get(hit.label)?.tool;
+    if (!inScope(tool)) continue;
+    if (hit.similarity > (dense.get(tool) ?? -1)) dense.set(tool, hit.similarity);
+  }
+  const found = (holdOut?.lexical ?? sources.lexical).search(text);
+  const lexical = new Map<string, number>();
+  for (const tool of dense.keys()) {
+    const s = found.score(tool);
+    if (s > 0) lexical.set(tool, s);
+  }
+  // Lexical finds tools the dense half missed: give them their exact dense score, so fusion compares
+  // like with like.
+  let added = 0;
+  for (const [tool, s] of found.top(allowed ? LEXICAL_FETCH * 4 : LEXICAL_FETCH)) {
+    if (added >= LEXICAL_FETCH) break;
+    if (dense.has(tool) || (allowed && !allowed.has(categoryOf.get(tool) ?? ""))) continue;
+    added++;
+    let best = -1;
+    for (const label of sources.labelsOf(tool)) {
+      if (holdOut?.excluded.has(label)) continue;
+      const v = vectors.get(label);
+      if (v) best = Math.max(best, dot(vector, v));
+    }
+    dense.set(tool, best);
+    lexical.set(tool, s);
+  }
+  let reject = 0;
+  for (const label of sources.rejectLabels) {
+    if (holdOut?.excluded.has(label)) continue;
+    const v = vectors.get(label);
+    if (v) reject = Math.max(reject, dot(vector, v));
+  }
+  return { dense, lexical, reject };
+}
