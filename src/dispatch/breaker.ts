@@ -51,7 +51,7 @@ export interface BreakerInfo {
 
 export interface BreakerChange extends BreakerInfo {}
 
-class ToolBreaker {
+export class ToolBreaker {
   readonly tool: string;
   readonly provider: string;
   readonly settings: string;
@@ -104,33 +104,44 @@ class ToolBreaker {
     return stateNames[this.policy.state];
   }
 
+  /** Whether calls pass straight through; only then may a caller use `succeeded`/`failedWhileClosed`. */
+  get closed(): boolean {
+    return this.policy.state === CircuitState.Closed;
+  }
+
   execute<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.policy.state === CircuitState.Closed) return this.#executeClosed(fn);
+    if (this.closed) return this.#executeClosed(fn);
     return this.#executeGuarded(fn);
   }
 
   /**
    * The closed circuit, which is nearly every call. On success cockatiel's closed path does nothing but
    * sample its window (CircuitBreakerPolicy.execute: `breaker.success(Closed)`); the window is our own
-   * CountBreaker/SamplingBreaker, so it is sampled here, and the call skips the three promise layers of
-   * cockatiel's execute, its executor and our error translation (measured in `npm run bench:dispatch`).
+   * CountBreaker/SamplingBreaker, so it is sampled here (`succeeded`), and the call skips the three promise
+   * layers of cockatiel's execute, its executor and our error translation (measured in
+   * `npm run bench:dispatch`). The dispatcher's first attempt uses the same two steps without this wrapper.
    */
   async #executeClosed<T>(fn: () => Promise<T>): Promise<T> {
     let value: T;
     try {
       value = await fn();
     } catch (error) {
-      return this.#closedFailure(error);
+      return this.failedWhileClosed(error);
     }
-    this.#window.success(CircuitState.Closed);
+    this.succeeded();
     return value;
   }
 
-  /** A failure of a call that started on a closed circuit. */
-  #closedFailure(error: unknown): Promise<never> {
+  /** A success of a call that started on a closed circuit. */
+  succeeded(): void {
+    this.#window.success(CircuitState.Closed);
+  }
+
+  /** A failure of a call that started on a closed circuit; rejects with the call's own error. */
+  failedWhileClosed(error: unknown): Promise<never> {
     // Still closed (the rule): cockatiel records it exactly as if it had run the call itself (its filter,
     // its window, opening the circuit when the failure rate is reached), and the error is rethrown.
-    if (this.policy.state === CircuitState.Closed) return this.#executeGuarded(() => Promise.reject(error));
+    if (this.closed) return this.#executeGuarded(() => Promise.reject(error));
     // Another call opened the circuit meanwhile. Cockatiel samples the failure as one from the closed
     // state; opening again does nothing on an open circuit. (On a half-open one, reached only by a call
     // that outlived the cooldown, cockatiel would reopen; the probes in flight decide instead.)

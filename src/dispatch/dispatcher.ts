@@ -6,7 +6,7 @@ import { EventEmitter } from "node:events";
 import { performance } from "node:perf_hooks";
 import { type Tool, validateAgainstSchema } from "../catalog/index.ts";
 import type { DataStore } from "../store/index.ts";
-import { type BreakerInfo, BreakerRegistry } from "./breaker.ts";
+import { type BreakerInfo, BreakerRegistry, type ToolBreaker } from "./breaker.ts";
 import { applyBudget } from "./budget.ts";
 import { Semaphore } from "./bulkhead.ts";
 import { ResultCache } from "./cache.ts";
@@ -26,7 +26,7 @@ import {
 import { partition } from "./partition.ts";
 import { sleep as realSleep, retryAfterFailure, type Sleep } from "./retry.ts";
 import { ExecutionLog, type ExecutionRecord, type ExecutionStatistics, type Running } from "./state.ts";
-import { invokeWithTimeout } from "./timeout.ts";
+import { invokeWithDeadline, invokeWithTimeout } from "./timeout.ts";
 import { estimateTokens, type TokenCounter, tokenCounter } from "./tokens.ts";
 import type {
   CallContext,
@@ -52,36 +52,69 @@ export interface DispatcherDeps {
   random?: () => number;
 }
 
-interface Prepared {
-  call: ToolCall;
-  args: Record<string, unknown>;
-  tool: Tool | undefined;
-  policy: EffectivePolicy | undefined;
-  providers: Provider[];
-  /** The execution record, once #run has started; #finish closes it. */
-  entry?: Running | undefined;
-  /** Set by #finish; tells #runOnce that #run finished before it returned its promise. */
-  finished?: boolean;
-}
+type Patch = Readonly<Record<string, unknown>>;
 
 interface Answer {
   output: unknown;
   provider: string;
-  patch?: Readonly<Record<string, unknown>> | undefined;
+  patch?: Patch | undefined;
 }
 
-interface Outcome {
-  result: CallResult;
-  patch?: Readonly<Record<string, unknown>> | undefined;
+/** A first attempt's failure, handed to the chain that continues after it. */
+interface FirstFailure {
+  error: unknown;
 }
 
-const noPatch = undefined;
+/** One call on its way through the pipeline: what it needs, what is known so far, and whom to tell. */
+class Run {
+  readonly call: ToolCall;
+  readonly args: Record<string, unknown>;
+  readonly tool: Tool | undefined;
+  readonly policy: EffectivePolicy | undefined;
+  readonly providers: Provider[];
+  readonly signal: AbortSignal | undefined;
+  readonly snapshot: CallContext;
+  readonly provenance: Provenance = emptyProvenance();
+  started = 0;
+  queuedMs = 0;
+  cacheKey: string | undefined = undefined;
+  /** The execution record; undefined for a caller that shares another call's result. */
+  entry: Running | undefined = undefined;
+  /** The per-tool slots while this call holds them (and a global slot with them). */
+  slots: Semaphore | undefined = undefined;
+  /** The context patch of a finished call; the batch applies it after every call has finished. */
+  patch: Patch | undefined = undefined;
+  /** True while #start runs: a call finished by then closes its record a microtask later (see #finish). */
+  starting = false;
+  finished = false;
+  onDone: (result: CallResult) => void = ignore;
+
+  constructor(
+    call: ToolCall,
+    tool: Tool | undefined,
+    policy: EffectivePolicy | undefined,
+    providers: Provider[],
+    signal: AbortSignal | undefined,
+    snapshot: CallContext,
+  ) {
+    this.call = call;
+    this.args = call.arguments ?? {};
+    this.tool = tool;
+    this.policy = policy;
+    this.providers = providers;
+    this.signal = signal;
+    this.snapshot = snapshot;
+  }
+}
+
 const EMPTY_CONTEXT: CallContext = Object.freeze({});
 
-function isEmpty(record: Record<string, unknown>): boolean {
-  for (const _ in record) return false;
-  return true;
+function snapshotOf(context: Record<string, unknown>): CallContext {
+  for (const _ in context) return Object.freeze({ ...context });
+  return EMPTY_CONTEXT;
 }
+
+function ignore(): void {}
 
 export class Dispatcher extends EventEmitter<DispatchEvents> {
   readonly options: DispatcherOptions;
@@ -122,35 +155,48 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
     return this.#ready;
   }
 
-  async execute(calls: readonly ToolCall[], options: ExecuteOptions = {}): Promise<CallResult[]> {
-    checkCalls(calls);
-    if (!this.#loaded) await this.ready();
-    const { signal } = options;
-    const context = options.context ?? this.#context;
-    const snapshot: CallContext = isEmpty(context) ? EMPTY_CONTEXT : Object.freeze({ ...context });
-    if (calls.length === 1) {
-      // The common case (one call) skips partitioning and the group bookkeeping.
-      const outcome = await this.#runOnce(this.#prepare(calls[0] as ToolCall), signal, snapshot);
-      if (outcome.patch) applyPatches(context, [outcome.patch]);
-      return [outcome.result];
+  execute(calls: readonly ToolCall[], options: ExecuteOptions = {}): Promise<CallResult[]> {
+    try {
+      checkCalls(calls);
+    } catch (error) {
+      return Promise.reject(error);
     }
-    const prepared = calls.map((call) => this.#prepare(call));
+    if (calls.length !== 1 || !this.#loaded) return this.#executeBatch(calls, options);
+    // One call on a ready dispatcher, the common case, takes no async function and no partitioning: the
+    // call's completion resolves the promise the caller awaits, so a call that succeeds at once costs the
+    // provider's promise, one reaction to it, and this promise (measured in `npm run bench:dispatch`).
+    const context = options.context ?? this.#context;
+    const run = this.#prepare(calls[0] as ToolCall, options.signal, snapshotOf(context));
+    return new Promise((resolve) => {
+      run.onDone = (result) => {
+        if (run.patch) applyPatches(context, [run.patch]);
+        resolve([result]);
+      };
+      this.#start(run);
+    });
+  }
+
+  async #executeBatch(calls: readonly ToolCall[], options: ExecuteOptions): Promise<CallResult[]> {
+    if (!this.#loaded) await this.ready();
+    const context = options.context ?? this.#context;
+    const snapshot = snapshotOf(context);
+    const runs = calls.map((call) => this.#prepare(call, options.signal, snapshot));
     const results: CallResult[] = new Array(calls.length);
-    const patches: (Readonly<Record<string, unknown>> | undefined)[] = new Array(calls.length);
     const groups = partition(
-      prepared.map((_, i) => i),
-      (i) => this.#isSafe(prepared[i] as Prepared),
+      runs.map((_, i) => i),
+      (i) => this.#isSafe(runs[i] as Run),
     );
     for (const group of groups) {
       await Promise.all(
         group.map(async (i) => {
-          const outcome = await this.#runOnce(prepared[i] as Prepared, signal, snapshot);
-          results[i] = outcome.result;
-          patches[i] = outcome.patch;
+          results[i] = await this.#result(runs[i] as Run);
         }),
       );
     }
-    applyPatches(context, patches);
+    applyPatches(
+      context,
+      runs.map((run) => run.patch),
+    );
     return results;
   }
 
@@ -176,156 +222,230 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
     return this.#breakers.flush();
   }
 
-  #prepare(call: ToolCall): Prepared {
+  #prepare(call: ToolCall, signal: AbortSignal | undefined, snapshot: CallContext): Run {
     const tool = this.#deps.tools.get(call.name);
-    const args = call.arguments ?? {};
-    if (!tool) return { call, args, tool, policy: undefined, providers: [] };
-    return { call, args, tool, policy: this.#policyOf(tool), providers: this.#deps.providers(tool) };
+    if (!tool) return new Run(call, tool, undefined, [], signal, snapshot);
+    return new Run(call, tool, this.#policyOf(tool), this.#deps.providers(tool), signal, snapshot);
   }
 
-  #isSafe({ tool, policy, providers, args }: Prepared): boolean {
+  #isSafe({ tool, policy, providers, args }: Run): boolean {
     if (!tool || !policy) return true; // fails before running anything
     const judge = providers[0]?.isConcurrencySafe;
     return judge ? judge.call(providers[0], args) : policy.concurrencySafe;
   }
 
-  #runOnce(prep: Prepared, signal: AbortSignal | undefined, snapshot: CallContext): Promise<Outcome> {
-    const running = this.#log.running(prep.call.id);
-    // The same tool_call_id never runs twice at once: the second caller gets the first's outcome.
-    // The patch goes with the first caller only, so a context change is applied once.
-    if (running) return running.then((o) => ({ result: o.result }));
-    const entry = this.#log.begin(prep.call.id, prep.call.name);
-    const outcome = this.#run(prep, signal, snapshot);
-    entry.outcome = outcome;
-    // #finish closes the record itself from here on (no promise reaction per call); a run that ended
-    // before this point (unknown tool, bad arguments, cache hit) is closed once its outcome settles, so a
-    // duplicate id in the same batch still shares it.
-    if (prep.finished) outcome.then((o) => this.#log.end(entry, o.result));
-    else prep.entry = entry;
-    return outcome;
+  #result(run: Run): Promise<CallResult> {
+    return new Promise((resolve) => {
+      run.onDone = resolve;
+      this.#start(run);
+    });
   }
 
-  async #run(prep: Prepared, signal: AbortSignal | undefined, snapshot: CallContext): Promise<Outcome> {
-    const started = performance.now();
-    const provenance = emptyProvenance();
+  /** Starts a call; `run.onDone` gets its result. */
+  #start(run: Run): void {
+    const running = this.#log.running(run.call.id);
+    // The same tool_call_id never runs twice at once: the second caller gets the first's result. The patch
+    // goes with the first caller only, so a context change is applied once.
+    if (running) {
+      running.share(run.onDone);
+      return;
+    }
+    run.entry = this.#log.begin(run.call.id, run.call.name);
+    run.starting = true;
+    this.#run(run);
+    run.starting = false;
+  }
+
+  /**
+   * Everything up to the provider, synchronously: arguments, cache, slots. A call waits (and goes on in a
+   * reaction) only for a slot that is not free.
+   */
+  #run(run: Run): void {
+    run.started = performance.now();
     try {
-      const { call, tool, policy, args } = prep;
+      const { call, tool, policy, args } = run;
       if (!tool || !policy) {
         const message = `unknown tool "${call.name}"`;
         this.emit("rejected", { callId: call.id, tool: call.name, class: "unknown_tool", message });
-        return {
-          result: this.#finish(prep, started, provenance, "failed", { class: "unknown_tool", message }),
-        };
+        this.#finish(run, "failed", { class: "unknown_tool", message });
+        return;
       }
-      if (signal?.aborted) return { result: this.#cancelled(prep, started, provenance) };
+      if (run.signal?.aborted) {
+        this.#cancelled(run);
+        return;
+      }
       const issues = validateAgainstSchema(tool.inputSchema, args);
       if (issues.length > 0) {
         const error = new SchemaError("arguments", issues);
         this.emit("rejected", { callId: call.id, tool: tool.name, class: "schema", message: error.message });
-        return {
-          result: this.#finish(prep, started, provenance, "failed", {
-            class: "schema",
-            message: error.message,
-            issues,
-          }),
-        };
+        this.#finish(run, "failed", { class: "schema", message: error.message, issues });
+        return;
       }
 
-      const cacheKey = policy.cache ? this.#cache.key(tool, args) : undefined;
-      const cached = cacheKey && policy.cache ? this.#cache.get(cacheKey, policy.cache.ttlMs) : undefined;
-      if (cached && cacheKey) {
-        provenance.provider = cached.provider;
-        provenance.ageMs = cached.ageMs;
-        provenance.stale = !cached.fresh;
-        if (!cached.fresh) {
-          warn(provenance, `stale answer (${cached.ageMs} ms old) served while it is refreshed`);
-          this.#cache.revalidate(cacheKey, () => this.#refresh(prep, cacheKey, snapshot));
+      if (policy.cache) {
+        const cacheKey = this.#cache.key(tool, args);
+        run.cacheKey = cacheKey;
+        const cached = this.#cache.get(cacheKey, policy.cache.ttlMs);
+        if (cached) {
+          const { provenance } = run;
+          provenance.provider = cached.provider;
+          provenance.ageMs = cached.ageMs;
+          provenance.stale = !cached.fresh;
+          if (!cached.fresh) {
+            warn(provenance, `stale answer (${cached.ageMs} ms old) served while it is refreshed`);
+            this.#cache.revalidate(cacheKey, () => this.#refresh(run, cacheKey));
+          }
+          this.#finish(run, "completed", undefined, cached.output);
+          return;
         }
-        return { result: this.#finish(prep, started, provenance, "completed", undefined, cached.output) };
       }
 
-      let queuedMs = 0;
       const slots = this.#slotsOf(tool, policy);
-      let queueStart = 0;
-      try {
-        const waiting = this.#acquire(slots, tool.name, signal);
-        if (waiting) {
-          // Only a call that waits reads the clock for it; #acquire has not waited yet when it returns.
-          queueStart = performance.now();
-          await waiting;
-          queuedMs = performance.now() - queueStart;
-        }
-      } catch (error) {
-        const failure = error as DispatchError;
-        if (failure.class === "cancelled") return { result: this.#cancelled(prep, started, provenance) };
-        const message = `waited ${this.options.queueTimeoutMs} ms for a free slot (${failure.message}) and gave up`;
-        this.emit("rejected", { callId: call.id, tool: tool.name, class: "queue_timeout", message });
-        const waited = performance.now() - queueStart;
-        const refusal: CallError = { class: "queue_timeout", message };
-        return { result: this.#finish(prep, started, provenance, "failed", refusal, undefined, waited) };
+      const waiting = this.#acquire(slots, tool.name, run.signal);
+      if (waiting) {
+        this.#waitForSlots(run, slots, waiting);
+        return;
       }
-
-      let answer: Answer | undefined;
-      let failure: unknown;
-      try {
-        answer = await this.#runChain(prep, signal, snapshot, provenance);
-      } catch (error) {
-        failure = error;
-      } finally {
-        this.#release(slots);
-      }
-
-      if (answer) {
-        provenance.provider = answer.provider;
-        const budgeted = applyBudget(answer.output, policy.budgetTokens, this.#count);
-        // The cache holds what was served, so a cached answer never exceeds the budget either.
-        if (cacheKey && policy.cache)
-          this.#cache.set(
-            cacheKey,
-            budgeted.output,
-            answer.provider,
-            policy.cache.ttlMs,
-            policy.cache.staleMs,
-          );
-        if (budgeted.omittedTokens > 0)
-          warn(
-            provenance,
-            `output truncated to the ${policy.budgetTokens}-token budget, ~${budgeted.omittedTokens} tokens omitted`,
-          );
-        return {
-          result: this.#finish(prep, started, provenance, "completed", undefined, budgeted.output, queuedMs),
-          patch: answer.patch,
-        };
-      }
-      return { result: this.#fail(prep, started, provenance, failure, queuedMs, signal), patch: noPatch };
+      run.slots = slots;
+      this.#call(run);
     } catch (error) {
-      // A fault of the dispatcher itself (a listener that throws, a bug): the call fails, it never hangs.
-      return { result: this.#finish(prep, performance.now(), emptyProvenance(), "failed", internal(error)) };
+      this.#fault(run, error);
     }
   }
 
+  #waitForSlots(run: Run, slots: Semaphore, waiting: Promise<void>): void {
+    // Only a call that waits reads the clock for it; #acquire has not waited yet when it returns.
+    const queueStart = performance.now();
+    waiting.then(
+      () => {
+        run.slots = slots;
+        run.queuedMs = performance.now() - queueStart;
+        try {
+          this.#call(run);
+        } catch (error) {
+          this.#fault(run, error);
+        }
+      },
+      (error: DispatchError) => {
+        try {
+          if (error.class === "cancelled") {
+            this.#cancelled(run);
+            return;
+          }
+          const message = `waited ${this.options.queueTimeoutMs} ms for a free slot (${error.message}) and gave up`;
+          this.emit("rejected", {
+            callId: run.call.id,
+            tool: run.call.name,
+            class: "queue_timeout",
+            message,
+          });
+          run.queuedMs = performance.now() - queueStart;
+          this.#finish(run, "failed", { class: "queue_timeout", message });
+        } catch (fault) {
+          this.#fault(run, fault);
+        }
+      },
+    );
+  }
+
+  /**
+   * The call holds its slots. On a closed breaker the first provider's first attempt runs right here and
+   * a success is finished in the provider promise's one reaction (#firstAnswered); anything else (a
+   * failure, an open breaker, no provider) continues in #runChain, which retries and falls back.
+   */
+  #call(run: Run): void {
+    const tool = run.tool as Tool;
+    const policy = run.policy as EffectivePolicy;
+    const provider = run.providers[0];
+    const breaker =
+      provider && this.#breakers.get(tool.name, provider.id, policy.breaker, tool.policy?.errors);
+    if (!provider || !breaker?.closed) {
+      this.#settleChain(run, this.#runChain(run));
+      return;
+    }
+    run.provenance.attempts++;
+    invokeWithDeadline(provider, run.args, run.call.id, run.snapshot, policy.timeoutMs, run.signal, {
+      answered: (raw) => this.#firstAnswered(run, provider, breaker, raw),
+      failed: (error) => this.#settleChain(run, this.#runChain(run, { error })),
+    });
+  }
+
+  #firstAnswered(run: Run, provider: Provider, breaker: ToolBreaker, raw: unknown): void {
+    try {
+      let output: unknown;
+      let patch: Patch | undefined;
+      try {
+        const unwrapped = unwrapContextModifier(raw);
+        output = normaliseOutput(unwrapped.output, (run.tool as Tool).outputSchema);
+        patch = unwrapped.patch;
+      } catch (error) {
+        this.#settleChain(run, this.#runChain(run, { error }));
+        return;
+      }
+      breaker.succeeded();
+      run.provenance.breakers[provider.id] = breaker.state;
+      this.#release(run);
+      this.#served(run, output, provider.id, patch);
+    } catch (fault) {
+      this.#fault(run, fault);
+    }
+  }
+
+  #settleChain(run: Run, chain: Promise<Answer>): void {
+    chain.then(
+      (answer) => {
+        this.#release(run);
+        try {
+          this.#served(run, answer.output, answer.provider, answer.patch);
+        } catch (fault) {
+          this.#fault(run, fault);
+        }
+      },
+      (failure: unknown) => {
+        this.#release(run);
+        try {
+          this.#fail(run, failure);
+        } catch (fault) {
+          this.#fault(run, fault);
+        }
+      },
+    );
+  }
+
+  /** A provider's answer, checked: held to the result budget, cached, and finished. */
+  #served(run: Run, output: unknown, provider: string, patch: Patch | undefined): void {
+    const policy = run.policy as EffectivePolicy;
+    run.provenance.provider = provider;
+    const budgeted = applyBudget(output, policy.budgetTokens, this.#count);
+    // The cache holds what was served, so a cached answer never exceeds the budget either.
+    if (run.cacheKey && policy.cache)
+      this.#cache.set(run.cacheKey, budgeted.output, provider, policy.cache.ttlMs, policy.cache.staleMs);
+    if (budgeted.omittedTokens > 0)
+      warn(
+        run.provenance,
+        `output truncated to the ${policy.budgetTokens}-token budget, ~${budgeted.omittedTokens} tokens omitted`,
+      );
+    this.#finish(run, "completed", undefined, budgeted.output, patch);
+  }
+
   /** Last resorts after every provider failed: a stale cached answer, then the tool's degraded output. */
-  #fail(
-    prep: Prepared,
-    started: number,
-    provenance: Provenance,
-    failure: unknown,
-    queuedMs: number,
-    signal: AbortSignal | undefined,
-  ): CallResult {
-    const tool = prep.tool as Tool;
-    const policy = prep.policy as EffectivePolicy;
+  #fail(run: Run, failure: unknown): void {
+    const tool = run.tool as Tool;
+    const policy = run.policy as EffectivePolicy;
+    const { provenance } = run;
     const classified = classify(failure, tool.policy?.errors);
-    if (classified.class === "cancelled" || signal?.aborted)
-      return this.#cancelled(prep, started, provenance);
+    if (classified.class === "cancelled" || run.signal?.aborted) {
+      this.#cancelled(run);
+      return;
+    }
     const error: CallError = { class: classified.class, message: messageOf(failure) };
     if (failure instanceof SchemaError) error.issues = failure.issues;
-    const last = prep.providers.at(-1)?.id ?? "none";
+    const last = run.providers.at(-1)?.id ?? "none";
     if (policy.cache && classified.class !== "fatal") {
-      const stale = this.#cache.get(this.#cache.key(tool, prep.args), policy.cache.ttlMs);
+      const stale = this.#cache.get(this.#cache.key(tool, run.args), policy.cache.ttlMs);
       if (stale) {
         this.emit("fallback", {
-          callId: prep.call.id,
+          callId: run.call.id,
           tool: tool.name,
           from: last,
           to: "cache",
@@ -335,12 +455,13 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
         provenance.stale = true;
         provenance.ageMs = stale.ageMs;
         warn(provenance, `every provider failed (${error.message}); cached answer served`);
-        return this.#finish(prep, started, provenance, "completed", undefined, stale.output, queuedMs);
+        this.#finish(run, "completed", undefined, stale.output);
+        return;
       }
     }
     if (tool.policy?.degraded !== undefined && classified.class !== "fatal") {
       this.emit("fallback", {
-        callId: prep.call.id,
+        callId: run.call.id,
         tool: tool.name,
         from: last,
         to: "degraded",
@@ -348,63 +469,57 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
       });
       provenance.provider = "degraded";
       warn(provenance, `every provider failed (${error.message}); degraded output served`);
-      return this.#finish(prep, started, provenance, "completed", undefined, tool.policy.degraded, queuedMs);
+      this.#finish(run, "completed", undefined, tool.policy.degraded);
+      return;
     }
     if (error.class === "breaker_open")
       this.emit("rejected", {
-        callId: prep.call.id,
+        callId: run.call.id,
         tool: tool.name,
         class: "breaker_open",
         message: error.message,
       });
-    return this.#finish(
-      prep,
-      started,
-      provenance,
-      error.class === "timeout" ? "timeout" : "failed",
-      error,
-      undefined,
-      queuedMs,
-    );
+    this.#finish(run, error.class === "timeout" ? "timeout" : "failed", error);
   }
 
-  async #runChain(
-    prep: Prepared,
-    signal: AbortSignal | undefined,
-    snapshot: CallContext,
-    provenance: Provenance,
-  ): Promise<Answer> {
-    const tool = prep.tool as Tool;
-    const policy = prep.policy as EffectivePolicy;
+  /**
+   * The fallback chain: each provider as retry ∘ breaker ∘ timeout. `first` is the failure of the first
+   * provider's first attempt when #call already made it (on a closed breaker); it is recorded with the
+   * breaker and retried exactly as if it had been made here.
+   */
+  async #runChain(run: Run, first?: FirstFailure): Promise<Answer> {
+    const tool = run.tool as Tool;
+    const policy = run.policy as EffectivePolicy;
+    const { provenance } = run;
     const rules = tool.policy?.errors;
-    const retryAllowed = mayRetry(policy, prep.args);
-    if (prep.providers.length === 0) throw new DispatchError("fatal", `tool "${tool.name}" has no provider`);
+    const retryAllowed = mayRetry(policy, run.args);
+    if (run.providers.length === 0) throw new DispatchError("fatal", `tool "${tool.name}" has no provider`);
     let lastError: unknown;
-    for (let index = 0; index < prep.providers.length; index++) {
-      const provider = prep.providers[index] as Provider;
+    for (let index = 0; index < run.providers.length; index++) {
+      const provider = run.providers[index] as Provider;
       if (index > 0) {
         const reason = classify(lastError, rules).class;
         this.emit("fallback", {
-          callId: prep.call.id,
+          callId: run.call.id,
           tool: tool.name,
-          from: prep.providers[index - 1]?.id ?? "",
+          from: run.providers[index - 1]?.id ?? "",
           to: provider.id,
           reason,
         });
       }
       const breaker = this.#breakers.get(tool.name, provider.id, policy.breaker, rules);
-      let patch: Readonly<Record<string, unknown>> | undefined;
+      let patch: Patch | undefined;
       try {
         const attempt = () =>
           breaker.execute(() => {
             provenance.attempts++;
             return invokeWithTimeout(
               provider,
-              prep.args,
-              prep.call.id,
-              snapshot,
+              run.args,
+              run.call.id,
+              run.snapshot,
               policy.timeoutMs,
-              signal,
+              run.signal,
               (raw) => {
                 const unwrapped = unwrapContextModifier(raw);
                 patch = unwrapped.patch;
@@ -414,21 +529,20 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
           });
         let output: unknown;
         try {
-          output = await attempt();
+          output = index === 0 && first ? await breaker.failedWhileClosed(first.error) : await attempt();
         } catch (error) {
-          // The first attempt is awaited here rather than through retry.ts, so a call that succeeds at
-          // once passes no retry wrapper; the retry scope is built only after a failure.
+          // The retry scope is built only after a failure, so a call that succeeds at once never builds it.
           if (!retryAllowed || policy.retry.retries === 0) throw error;
           output = await retryAfterFailure(error, attempt, {
             settings: policy.retry,
             rules,
             provider,
-            signal,
+            signal: run.signal,
             sleep: this.#sleep,
             random: this.#random,
             onRetry: ({ retry, failure, delayMs }) =>
               this.emit("retry", {
-                callId: prep.call.id,
+                callId: run.call.id,
                 tool: tool.name,
                 provider: provider.id,
                 retry,
@@ -458,18 +572,20 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
     return retryAllowed || cls === "breaker_open" || cls === "credentials";
   }
 
-  async #refresh(prep: Prepared, cacheKey: string, snapshot: CallContext): Promise<void> {
-    const tool = prep.tool as Tool;
-    const policy = prep.policy as EffectivePolicy;
+  /** Stale-while-revalidate: runs the chain again, outside the call that served the stale answer. */
+  async #refresh(served: Run, cacheKey: string): Promise<void> {
+    const tool = served.tool as Tool;
+    const policy = served.policy as EffectivePolicy;
+    const run = new Run(served.call, tool, policy, served.providers, undefined, served.snapshot);
     const slots = this.#slotsOf(tool, policy);
     await this.#acquire(slots, tool.name, undefined);
     try {
-      const answer = await this.#runChain(prep, undefined, snapshot, emptyProvenance());
+      const answer = await this.#runChain(run);
       const { output } = applyBudget(answer.output, policy.budgetTokens, this.#count);
       if (policy.cache)
         this.#cache.set(cacheKey, output, answer.provider, policy.cache.ttlMs, policy.cache.staleMs);
     } finally {
-      this.#release(slots);
+      this.#releaseSlots(slots);
     }
   }
 
@@ -505,41 +621,60 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
     }
   }
 
-  #release(slots: Semaphore): void {
+  /** Gives back the call's slots, if it still holds them. */
+  #release(run: Run): void {
+    const slots = run.slots;
+    if (!slots) return;
+    run.slots = undefined;
+    this.#releaseSlots(slots);
+  }
+
+  #releaseSlots(slots: Semaphore): void {
     this.#global.release();
     slots.release();
   }
 
-  #cancelled(prep: Prepared, started: number, provenance: Provenance): CallResult {
-    return this.#finish(prep, started, provenance, "cancelled", {
-      class: "cancelled",
-      message: new CancelledError().message,
-    });
+  #cancelled(run: Run): void {
+    this.#finish(run, "cancelled", { class: "cancelled", message: new CancelledError().message });
   }
 
-  #finish(
-    prep: Prepared,
-    started: number,
-    provenance: Provenance,
-    status: CallStatus,
-    error: CallError | undefined,
-    output?: unknown,
-    queuedMs = 0,
-  ): CallResult {
-    const totalMs = performance.now() - started;
-    const result: CallResult = {
-      id: prep.call.id,
-      name: prep.call.name,
+  /** A fault of the dispatcher itself (a bug, a listener that throws): the call fails, it never hangs. */
+  #fault(run: Run, error: unknown): void {
+    this.#release(run);
+    this.#finish(run, "failed", internal(error));
+  }
+
+  #finish(run: Run, status: CallStatus, error: CallError | undefined, output?: unknown, patch?: Patch): void {
+    if (run.finished) return;
+    run.finished = true;
+    const totalMs = performance.now() - run.started;
+    const { queuedMs } = run;
+    let result: CallResult = {
+      id: run.call.id,
+      name: run.call.name,
       status,
-      provenance,
+      provenance: run.provenance,
       timing: { queuedMs, runMs: Math.max(0, totalMs - queuedMs), totalMs },
     };
     if (output !== undefined) result.output = output;
     if (error) result.error = error;
-    prep.finished = true;
-    if (prep.entry) this.#log.end(prep.entry, result);
-    this.emit("call", result);
-    return result;
+    run.patch = patch;
+    try {
+      this.emit("call", result);
+    } catch (fault) {
+      // A listener that throws fails the call (and is not called again for it).
+      result = { ...result, status: "failed", error: internal(fault) };
+      delete result.output;
+      run.patch = undefined;
+    }
+    const entry = run.entry;
+    if (entry) {
+      // A call finished before it even started waiting (unknown tool, bad arguments, cache hit) keeps its
+      // id for one more microtask, so a duplicate id later in the same batch still shares its result.
+      if (run.starting) queueMicrotask(() => this.#log.end(entry, result));
+      else this.#log.end(entry, result);
+    }
+    run.onDone(result);
   }
 }
 

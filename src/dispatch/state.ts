@@ -23,10 +23,29 @@ export interface ExecutionStatistics {
   p95TotalMs: number;
 }
 
-export interface Running {
+/**
+ * A call in progress. A second caller with the same id waits through `share`: a listener list made only
+ * when someone waits, rather than a promise on every call's path.
+ */
+export class Running {
   readonly record: ExecutionRecord;
-  /** Set right after `begin`, once the run has started. */
-  outcome: Promise<{ result: CallResult }> | undefined;
+  #waiters: ((result: CallResult) => void)[] | undefined;
+
+  constructor(record: ExecutionRecord) {
+    this.record = record;
+  }
+
+  /** Calls `waiter` with the call's result once it is finished. */
+  share(waiter: (result: CallResult) => void): void {
+    if (this.#waiters) this.#waiters.push(waiter);
+    else this.#waiters = [waiter];
+  }
+
+  notify(result: CallResult): void {
+    const waiters = this.#waiters;
+    this.#waiters = undefined;
+    if (waiters) for (const waiter of waiters) waiter(result);
+  }
 }
 
 export class ExecutionLog {
@@ -45,19 +64,16 @@ export class ExecutionLog {
     this.#now = now;
   }
 
-  /** The outcome of a call with this id that is running now, if any. */
-  running(id: string): Promise<{ result: CallResult }> | undefined {
+  /** The call with this id that is running now, if any. */
+  running(id: string): Running | undefined {
     const entry = this.#running.get(id);
     if (!entry) return undefined;
     // A stale entry does not hold the id: sweep it, and the call runs again.
     if (this.#now() - entry.record.startedAt >= this.#staleMs) this.sweep(true);
-    return this.#running.get(id)?.outcome;
+    return this.#running.get(id);
   }
 
-  /**
-   * Marks a call as running; `outcome` is what a second caller with the same id shares. The dispatcher
-   * calls `end` itself when the result is ready (no promise reaction per call on the success path).
-   */
+  /** Marks a call as running; the dispatcher calls `end` with its result. */
   begin(id: string, name: string): Running {
     const startedAt = this.#now();
     this.sweep(false, startedAt);
@@ -74,12 +90,14 @@ export class ExecutionLog {
       provider: undefined,
       errorClass: undefined,
     };
-    const entry: Running = { record, outcome: undefined };
+    const entry = new Running(record);
     this.#running.set(id, entry);
     return entry;
   }
 
+  /** Finishes the record and hands the result to callers that shared the id. */
   end(entry: Running, result: CallResult): void {
+    entry.notify(result);
     const { record } = entry;
     // An entry swept as stale has already been recorded; a late finish does not record it twice.
     if (this.#running.get(record.id) !== entry) return;

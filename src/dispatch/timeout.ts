@@ -1,26 +1,40 @@
 // One provider invocation with a deadline. The provider gets an AbortSignal that fires on the timeout or
 // when the batch is cancelled; a provider that ignores it is raced, so a hanging tool cannot hang a call.
-import { DeadlineTimer } from "./deadlines.ts";
+import { type Deadline, DeadlineTimer } from "./deadlines.ts";
 import { CallTimeoutError } from "./errors.ts";
 import type { CallContext, InvokeOptions, Provider } from "./types.ts";
 
 const deadlines = new DeadlineTimer();
 
+/** Where an attempt reports: exactly one of the two is called, once. */
+export interface AttemptSink {
+  answered(answer: unknown): void;
+  failed(error: unknown): void;
+}
+
 /**
- * The options a provider gets. The AbortController is made when the provider first reads `signal`:
- * providers that never look at it (pure in-process tools) do not pay for one on every call. A class, not
- * an object literal with a getter: V8 gives each such literal a fresh hidden class, and in the bench that
- * alone cost more than the rest of an attempt, mostly in garbage collection.
+ * The options a provider gets, and the attempt's own state. The AbortController is made when the provider
+ * first reads `signal`: providers that never look at it (pure in-process tools) do not pay for one on every
+ * call. A class, not an object literal with a getter: V8 gives each such literal a fresh hidden class, and
+ * in the bench that alone cost more than the rest of an attempt, mostly in garbage collection.
  */
-class AttemptOptions implements InvokeOptions {
+class Attempt implements InvokeOptions {
   readonly callId: string;
   readonly context: CallContext;
+  readonly #sink: AttemptSink;
+  readonly #batchSignal: AbortSignal | undefined;
   #controller: AbortController | undefined;
   #abortedWith: unknown;
+  #settled = false;
+  #deadline: Deadline | undefined;
+  /** The batch cancellation listener, kept so that it can be removed again. */
+  #onCancel: (() => void) | undefined;
 
-  constructor(callId: string, context: CallContext) {
+  constructor(callId: string, context: CallContext, sink: AttemptSink, batchSignal: AbortSignal | undefined) {
     this.callId = callId;
     this.context = context;
+    this.#sink = sink;
+    this.#batchSignal = batchSignal;
   }
 
   get signal(): AbortSignal {
@@ -31,15 +45,70 @@ class AttemptOptions implements InvokeOptions {
     return this.#controller.signal;
   }
 
-  abort(reason: unknown): void {
+  run(provider: Provider, args: Record<string, unknown>, timeoutMs: number): void {
+    this.#deadline = deadlines.add(timeoutMs, () => this.#expire(new CallTimeoutError(timeoutMs)));
+    const batchSignal = this.#batchSignal;
+    if (batchSignal) {
+      this.#onCancel = () => this.#expire(batchSignal.reason);
+      batchSignal.addEventListener("abort", this.#onCancel, { once: true });
+    }
+    let running: Promise<unknown>;
+    try {
+      running = provider.invoke(args, this);
+    } catch (error) {
+      running = Promise.reject(error);
+    }
+    // One reaction on the provider's promise settles the attempt; nothing else is chained per call.
+    Promise.resolve(running).then(
+      (answer) => {
+        if (this.#settle()) this.#sink.answered(answer);
+      },
+      (error) => {
+        if (this.#settle()) this.#sink.failed(error);
+      },
+    );
+  }
+
+  #expire(reason: unknown): void {
+    if (!this.#settle()) return;
     this.#abortedWith = reason;
     this.#controller?.abort(reason);
+    this.#sink.failed(reason);
+  }
+
+  /** True for the first settlement only; stops the deadline and the cancellation listener. */
+  #settle(): boolean {
+    if (this.#settled) return false;
+    this.#settled = true;
+    this.#deadline?.cancel();
+    if (this.#onCancel) this.#batchSignal?.removeEventListener("abort", this.#onCancel);
+    return true;
   }
 }
 
 /**
- * Runs the provider against the deadline; `accept` turns its answer into the attempt's result (or throws
- * to fail it) in the same step, so checking an answer costs no promise layer of its own.
+ * Runs the provider against the deadline and reports to `sink` without a promise of its own, so the
+ * dispatcher's success path can finish a call in the provider promise's one reaction.
+ */
+export function invokeWithDeadline(
+  provider: Provider,
+  args: Record<string, unknown>,
+  callId: string,
+  context: CallContext,
+  timeoutMs: number,
+  batchSignal: AbortSignal | undefined,
+  sink: AttemptSink,
+): void {
+  if (batchSignal?.aborted) {
+    sink.failed(batchSignal.reason);
+    return;
+  }
+  new Attempt(callId, context, sink, batchSignal).run(provider, args, timeoutMs);
+}
+
+/**
+ * The same as a promise; `accept` turns the provider's answer into the attempt's result (or throws to fail
+ * it) in the same step, so checking an answer costs no promise layer of its own.
  */
 export function invokeWithTimeout<T>(
   provider: Provider,
@@ -50,44 +119,16 @@ export function invokeWithTimeout<T>(
   batchSignal: AbortSignal | undefined,
   accept: (answer: unknown) => T,
 ): Promise<T> {
-  if (batchSignal?.aborted) return Promise.reject(batchSignal.reason);
-  const options = new AttemptOptions(callId, context);
-  return new Promise((resolve, reject) => {
-    const finish = () => {
-      deadline.cancel();
-      batchSignal?.removeEventListener("abort", onCancel);
-    };
-    const onCancel = () => {
-      finish();
-      options.abort(batchSignal?.reason);
-      reject(batchSignal?.reason);
-    };
-    const deadline = deadlines.add(timeoutMs, () => {
-      finish();
-      const error = new CallTimeoutError(timeoutMs);
-      options.abort(error);
-      reject(error);
-    });
-    batchSignal?.addEventListener("abort", onCancel, { once: true });
-    let running: Promise<unknown>;
-    try {
-      running = provider.invoke(args, options);
-    } catch (error) {
-      running = Promise.reject(error);
-    }
-    Promise.resolve(running).then(
-      (answer) => {
-        finish();
+  return new Promise((resolve, reject) =>
+    invokeWithDeadline(provider, args, callId, context, timeoutMs, batchSignal, {
+      answered(answer) {
         try {
           resolve(accept(answer));
         } catch (error) {
           reject(error);
         }
       },
-      (error) => {
-        finish();
-        reject(error);
-      },
-    );
-  });
+      failed: reject,
+    }),
+  );
 }
