@@ -21,7 +21,7 @@ import { LexicalIndex } from "./lexical.ts";
 import { NO_TOOL_ANCHORS } from "./no-tool-anchors.ts";
 import { type Entry, IndexFiles } from "./persist.ts";
 import { denseText } from "./text.ts";
-import { cluster, MIN_TOOLS_FOR_TIERS, Tiers } from "./tiers.ts";
+import { cluster, dot, MIN_TOOLS_FOR_TIERS, Tiers } from "./tiers.ts";
 
 export const MAX_QUERY_CHARS = 1000;
 
@@ -84,6 +84,8 @@ export class Router {
   private readonly categoryOf = new Map<string, string>();
   private readonly vectors = new Map<number, Float32Array>();
   private rejectLabels: number[] = [];
+  /** Per tool with two or more examples (given or learned): their normalised mean vector; built on demand. */
+  private readonly centroids = new Map<string, Float32Array | null>();
   private calibration: Calibration;
   private saving: Promise<void> = Promise.resolve();
   private saveTimer: NodeJS.Timeout | undefined;
@@ -187,6 +189,7 @@ export class Router {
       candidates = this.candidates(text, vector, undefined);
       tier = "global";
     }
+    this.raiseToCentroids(candidates.dense, vector);
     const { lexicalWeight, rejectWeight } = this.calibration;
     const ranked = fuse(candidates.dense, candidates.lexical, lexicalWeight).slice(0, topK);
     // The same confidence calibration fitted the threshold on; only the fused score differs per tool.
@@ -295,6 +298,7 @@ export class Router {
         if (i % 2 !== fold) return;
         const vector = vectors[i] as Float32Array;
         const c = this.candidates(l.query, vector, undefined, { holdOut: { lexical, excluded } });
+        this.raiseToCentroids(c.dense, vector, excluded);
         const choice = this.tiers.choose(vector);
         const tier = choice && {
           confidence: choice.confidence,
@@ -363,6 +367,51 @@ export class Router {
   }
 
   /**
+   * A tool's dense score is its best entry's similarity; a query like the bulk of a tool's examples rather
+   * than one of them is also a good sign, so the examples' centroid counts as one more entry. On the
+   * MetaTool dev halves with the other half as examples this lifted hit@1 0.688 -> 0.699 / 0.712 -> 0.722
+   * and recall@5 0.885 -> 0.890 / 0.878 -> 0.887 (the mean of the best two examples did about as well).
+   * `excluded`: calibration's held-out entries, left out of the centroid.
+   */
+  private raiseToCentroids(dense: Map<string, number>, vector: Float32Array, excluded?: Set<number>): void {
+    for (const [tool, score] of dense) {
+      const centroid = excluded ? this.centroidOf(tool, excluded) : this.cachedCentroid(tool);
+      if (!centroid) continue;
+      const similarity = dot(vector, centroid);
+      if (similarity > score) dense.set(tool, similarity);
+    }
+  }
+
+  private cachedCentroid(tool: string): Float32Array | null {
+    let centroid = this.centroids.get(tool);
+    if (centroid === undefined) {
+      centroid = this.centroidOf(tool);
+      this.centroids.set(tool, centroid);
+    }
+    return centroid;
+  }
+
+  private centroidOf(name: string, excluded?: Set<number>): Float32Array | null {
+    const tool = this.tools.get(name);
+    if (!tool) return null;
+    const main = mainText(tool);
+    let sum: Float32Array | undefined;
+    let count = 0;
+    for (const label of this.files.labelsOf(name)) {
+      if (excluded?.has(label) || this.files.entries.get(label)?.text === main) continue;
+      const v = this.vectors.get(label);
+      if (!v) continue;
+      sum ??= new Float32Array(v.length);
+      for (let i = 0; i < v.length; i++) (sum[i] as number) += v[i] as number;
+      count++;
+    }
+    if (!sum || count < 2) return null;
+    const norm = Math.sqrt(dot(sum, sum)) || 1;
+    for (let i = 0; i < sum.length; i++) (sum[i] as number) /= norm;
+    return sum;
+  }
+
+  /**
    * The texts that should be in the dense index for `scope` (one tool's name; null: the no-tool class;
    * undefined: everything): each tool's text, its examples and learned queries, the no-tool examples.
    */
@@ -373,7 +422,7 @@ export class Router {
       scope === undefined ? [...this.tools.values()] : scope === null ? [] : [this.tools.get(scope)];
     for (const tool of tools) {
       if (!tool) continue;
-      const texts = new Set([denseText(tool), ...(tool.examples ?? []), ...(learned.get(tool.name) ?? [])]);
+      const texts = new Set([mainText(tool), ...(tool.examples ?? []), ...(learned.get(tool.name) ?? [])]);
       for (const text of texts) out.push({ tool: tool.name, text });
     }
     if (scope === undefined || scope === null)
@@ -425,6 +474,8 @@ export class Router {
         if (!this.vectors.has(label)) this.vectors.set(label, this.dense.vector(label));
     if (scope === undefined || scope === null)
       this.rejectLabels = [...this.files.entries].filter(([, e]) => e.tool === null).map(([label]) => label);
+    if (scope === undefined) this.centroids.clear();
+    else if (scope !== null) this.centroids.delete(scope);
     return { added: missing.length, removed: have.size };
   }
 
@@ -450,7 +501,7 @@ export class Router {
   }
 
   private mainVector(tool: Tool): Float32Array | undefined {
-    const text = denseText(tool);
+    const text = mainText(tool);
     for (const label of this.files.labelsOf(tool.name))
       if (this.files.entries.get(label)?.text === text) return this.vectors.get(label);
     return undefined;
@@ -476,6 +527,17 @@ export class Router {
     if (category && vector) this.tiers.add(category, vector, -1);
     this.categoryOf.delete(tool.name);
   }
+}
+
+/**
+ * The text embedded as a tool's main vector: its text framed as a request to an assistant. Queries are
+ * requests ("Can you find me…"), descriptions are not; framing the description the same way moves its
+ * vector into the queries' register, which the small sentence encoder needs. On the MetaTool dev halves
+ * (descriptions only) recall@5 rose 0.768 -> 0.781 / 0.790 -> 0.803 and the no-tool AUROC 0.858 -> 0.908 /
+ * 0.785 -> 0.868; other request framings ("Could you help me? I need this: …") gave nearly the same gains.
+ */
+function mainText(tool: Tool): string {
+  return `Hi! Can you help me? ${denseText(tool)}`;
 }
 
 function entryKey(tool: string | null, text: string): string {
