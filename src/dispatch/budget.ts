@@ -1,7 +1,7 @@
 // Result budgets: an over-long result keeps its head 40% and tail 40% with a marker between. JSON stays
 // JSON: long strings are cut inside, long arrays lose middle items (a marker item says how many), and an
 // object's large fields share what the small ones leave. Under budget, the output is returned untouched
-// (no serialisation) whenever a cheap size bound already shows it fits.
+// (no serialisation) whenever a size bound already proves it fits.
 import type { TokenCounter } from "./tokens.ts";
 
 const HEAD = 0.4;
@@ -17,25 +17,68 @@ function marker(tokens: number): string {
   return `... [output truncated, ~${tokens} tokens omitted] ...`;
 }
 
-/** Characters in the JSON text of `value`, counted until `limit` is passed (then any number > limit). */
-function jsonCharsUpTo(value: unknown, limit: number): number {
-  let chars = 0;
-  const stack: unknown[] = [value];
-  while (stack.length > 0 && chars <= limit) {
-    const v = stack.pop();
-    if (typeof v === "string") chars += v.length + 2;
-    else if (Array.isArray(v)) {
-      chars += 2 + v.length;
-      for (const item of v) stack.push(item);
-    } else if (v && typeof v === "object") {
-      for (const key in v) {
-        chars += key.length + 4;
-        stack.push((v as Record<string, unknown>)[key]);
-      }
-      chars += 2;
-    } else chars += String(v).length;
+/**
+ * An upper bound on the length of `JSON.stringify(value)`, counted only until it passes `limit` (then any
+ * number above it). Infinity where JSON.stringify would not just walk the value (a `toJSON` method, a
+ * bigint). A string is counted with its escapes (a control character or lone surrogate becomes six
+ * characters, a quote or backslash two); a number is at most 24 characters ("-2.2250738585072014e-308").
+ * Recursive rather than with an explicit stack so that the common small answer allocates nothing.
+ */
+function jsonLengthUpTo(value: unknown, limit: number): number {
+  switch (typeof value) {
+    case "string":
+      return escapedLengthUpTo(value, limit);
+    case "number":
+      return 24;
+    case "boolean":
+      return 5;
+    case "bigint":
+      return Number.POSITIVE_INFINITY;
+    case "object":
+      break;
+    default:
+      return 4; // undefined, a function or a symbol: dropped from objects, "null" in arrays
   }
-  return chars;
+  if (value === null) return 4;
+  if (typeof (value as { toJSON?: unknown }).toJSON === "function") return Number.POSITIVE_INFINITY;
+  let length = 2;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length && length <= limit; i++)
+      length += 1 + jsonLengthUpTo(value[i], limit - length);
+    return length;
+  }
+  // for…in also visits inherited enumerable keys, which JSON.stringify skips: the bound only grows.
+  for (const key in value) {
+    if (length > limit) break;
+    length += 2 + escapedLengthUpTo(key, limit - length);
+    length += jsonLengthUpTo((value as Record<string, unknown>)[key], limit - length);
+  }
+  return length;
+}
+
+function escapedLengthUpTo(text: string, limit: number): number {
+  // Six characters per code unit bounds any escape; only a string that might not fit is looked at.
+  if (6 * text.length + 2 <= limit) return 6 * text.length + 2;
+  let length = 2;
+  for (let i = 0; i < text.length && length <= limit; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || (code >= 0xd800 && code <= 0xdfff)) length += 6;
+    else if (code === 0x22 || code === 0x5c) length += 2;
+    else length += 1;
+  }
+  return length;
+}
+
+/**
+ * Whether `output` certainly fits the budget as it is, decided from its length alone (at most
+ * `count.maxPerChar` tokens per character, plus one for rounding): no serialisation and no counting.
+ * False only means "count it".
+ */
+export function fitsBudget(output: unknown, budget: number, count: TokenCounter): boolean {
+  const limit = (budget - 1) / count.maxPerChar;
+  if (typeof output === "string") return output.length <= limit;
+  if (output === null || typeof output !== "object") return true;
+  return jsonLengthUpTo(output, limit) <= limit;
 }
 
 /** Cuts between UTF-16 surrogate halves are moved by one so no character is split. */
@@ -139,16 +182,13 @@ function shrinkObject(
 }
 
 export function applyBudget(output: unknown, budget: number, count: TokenCounter): BudgetResult {
+  if (fitsBudget(output, budget, count)) return { output, omittedTokens: 0 };
   if (typeof output === "string") {
-    // A token is at least one character, so a string no longer than the budget always fits.
-    if (output.length <= budget) return { output, omittedTokens: 0 };
     const total = count(output);
     if (total <= budget) return { output, omittedTokens: 0 };
     const cut = truncateText(output, budget, count, total);
     return { output: cut, omittedTokens: Math.max(0, total - count(cut)) };
   }
-  if (output === null || typeof output !== "object") return { output, omittedTokens: 0 };
-  if (jsonCharsUpTo(output, budget) <= budget) return { output, omittedTokens: 0 };
   const text = JSON.stringify(output);
   const total = count(text);
   if (total <= budget) return { output, omittedTokens: 0 };

@@ -14,16 +14,19 @@ export function withContextModifier(output: unknown, patch: Record<string, unkno
   return { [CONTEXT_MODIFIER]: patch, output };
 }
 
-/** Splits a provider result into its output and its context patch, if any. */
-export function unwrapContextModifier(result: unknown): {
-  output: unknown;
-  patch?: Readonly<Record<string, unknown>>;
-} {
-  if (result !== null && typeof result === "object" && CONTEXT_MODIFIER in result) {
-    const modified = result as ContextModified;
-    return { output: modified.output, patch: modified[CONTEXT_MODIFIER] };
-  }
-  return { output: result };
+function isContextModified(result: unknown): result is ContextModified {
+  return result !== null && typeof result === "object" && CONTEXT_MODIFIER in result;
+}
+
+/** A provider result's output, without the context modifier wrapper if it has one. */
+export function outputOf(result: unknown): unknown {
+  return isContextModified(result) ? result.output : result;
+}
+
+/** A provider result's context patch, if it has one. (Two functions, not one returning a pair, so that an
+ * answer without a patch, nearly all of them, costs no allocation.) */
+export function patchOf(result: unknown): Readonly<Record<string, unknown>> | undefined {
+  return isContextModified(result) ? result[CONTEXT_MODIFIER] : undefined;
 }
 
 export function applyPatches(

@@ -7,11 +7,11 @@ import { performance } from "node:perf_hooks";
 import { type Tool, validateAgainstSchema } from "../catalog/index.ts";
 import type { DataStore } from "../store/index.ts";
 import { type BreakerInfo, BreakerRegistry, type ToolBreaker } from "./breaker.ts";
-import { applyBudget } from "./budget.ts";
+import { applyBudget, fitsBudget } from "./budget.ts";
 import { Semaphore } from "./bulkhead.ts";
 import { ResultCache } from "./cache.ts";
 import { classify } from "./classify.ts";
-import { applyPatches, unwrapContextModifier } from "./context.ts";
+import { applyPatches, outputOf, patchOf } from "./context.ts";
 import { CancelledError, DispatchError, SchemaError } from "./errors.ts";
 import type { DispatchEvents } from "./events.ts";
 import { normaliseOutput } from "./normalise.ts";
@@ -26,7 +26,7 @@ import {
 import { partition } from "./partition.ts";
 import { sleep as realSleep, retryAfterFailure, type Sleep } from "./retry.ts";
 import { ExecutionLog, type ExecutionRecord, type ExecutionStatistics, type Running } from "./state.ts";
-import { invokeWithDeadline, invokeWithTimeout } from "./timeout.ts";
+import { type AttemptSink, invokeWithDeadline, invokeWithTimeout } from "./timeout.ts";
 import { estimateTokens, type TokenCounter, tokenCounter } from "./tokens.ts";
 import type {
   CallContext,
@@ -65,8 +65,17 @@ interface FirstFailure {
   error: unknown;
 }
 
-/** One call on its way through the pipeline: what it needs, what is known so far, and whom to tell. */
-class Run {
+/** What a call's first attempt reports to: the dispatcher's handlers, made once per dispatcher. */
+interface FirstAttemptHandlers {
+  answered(run: Run, answer: unknown): void;
+  failed(run: Run, error: unknown): void;
+}
+
+/**
+ * One call on its way through the pipeline: what it needs, what is known so far, and whom to tell. It is
+ * also its first attempt's sink, so that attempt costs no handler objects of its own.
+ */
+class Run implements AttemptSink {
   readonly call: ToolCall;
   readonly args: Record<string, unknown>;
   readonly tool: Tool | undefined;
@@ -75,7 +84,10 @@ class Run {
   readonly signal: AbortSignal | undefined;
   readonly snapshot: CallContext;
   readonly provenance: Provenance = emptyProvenance();
+  readonly #handlers: FirstAttemptHandlers;
   started = 0;
+  /** When the call got its slots (performance.now()). */
+  readyAt = 0;
   queuedMs = 0;
   cacheKey: string | undefined = undefined;
   /** The execution record; undefined for a caller that shares another call's result. */
@@ -88,8 +100,12 @@ class Run {
   starting = false;
   finished = false;
   onDone: (result: CallResult) => void = ignore;
+  /** The provider and breaker of the first attempt, made by #call on a closed breaker. */
+  provider: Provider | undefined = undefined;
+  breaker: ToolBreaker | undefined = undefined;
 
   constructor(
+    handlers: FirstAttemptHandlers,
     call: ToolCall,
     tool: Tool | undefined,
     policy: EffectivePolicy | undefined,
@@ -104,6 +120,15 @@ class Run {
     this.providers = providers;
     this.signal = signal;
     this.snapshot = snapshot;
+    this.#handlers = handlers;
+  }
+
+  answered(answer: unknown): void {
+    this.#handlers.answered(this, answer);
+  }
+
+  failed(error: unknown): void {
+    this.#handlers.failed(this, error);
   }
 }
 
@@ -131,6 +156,10 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
   #count: TokenCounter = estimateTokens;
   #ready: Promise<void> | undefined;
   #loaded = false;
+  readonly #firstAttempt: FirstAttemptHandlers = {
+    answered: (run, answer) => this.#firstAnswered(run, answer),
+    failed: (run, error) => this.#settleChain(run, this.#runChain(run, { error })),
+  };
 
   constructor(deps: DispatcherDeps) {
     super();
@@ -224,8 +253,9 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
 
   #prepare(call: ToolCall, signal: AbortSignal | undefined, snapshot: CallContext): Run {
     const tool = this.#deps.tools.get(call.name);
-    if (!tool) return new Run(call, tool, undefined, [], signal, snapshot);
-    return new Run(call, tool, this.#policyOf(tool), this.#deps.providers(tool), signal, snapshot);
+    const handlers = this.#firstAttempt;
+    if (!tool) return new Run(handlers, call, tool, undefined, [], signal, snapshot);
+    return new Run(handlers, call, tool, this.#policyOf(tool), this.#deps.providers(tool), signal, snapshot);
   }
 
   #isSafe({ tool, policy, providers, args }: Run): boolean {
@@ -307,6 +337,7 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
         return;
       }
       run.slots = slots;
+      run.readyAt = run.started;
       this.#call(run);
     } catch (error) {
       this.#fault(run, error);
@@ -319,7 +350,8 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
     waiting.then(
       () => {
         run.slots = slots;
-        run.queuedMs = performance.now() - queueStart;
+        run.readyAt = performance.now();
+        run.queuedMs = run.readyAt - queueStart;
         try {
           this.#call(run);
         } catch (error) {
@@ -364,20 +396,19 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
       return;
     }
     run.provenance.attempts++;
-    invokeWithDeadline(provider, run.args, run.call.id, run.snapshot, policy.timeoutMs, run.signal, {
-      answered: (raw) => this.#firstAnswered(run, provider, breaker, raw),
-      failed: (error) => this.#settleChain(run, this.#runChain(run, { error })),
-    });
+    run.provider = provider;
+    run.breaker = breaker;
+    const { args, call, snapshot, signal } = run;
+    invokeWithDeadline(provider, args, call.id, snapshot, policy.timeoutMs, signal, run, run.readyAt);
   }
 
-  #firstAnswered(run: Run, provider: Provider, breaker: ToolBreaker, raw: unknown): void {
+  #firstAnswered(run: Run, raw: unknown): void {
+    const provider = run.provider as Provider;
+    const breaker = run.breaker as ToolBreaker;
     try {
       let output: unknown;
-      let patch: Patch | undefined;
       try {
-        const unwrapped = unwrapContextModifier(raw);
-        output = normaliseOutput(unwrapped.output, (run.tool as Tool).outputSchema);
-        patch = unwrapped.patch;
+        output = normaliseOutput(outputOf(raw), (run.tool as Tool).outputSchema);
       } catch (error) {
         this.#settleChain(run, this.#runChain(run, { error }));
         return;
@@ -385,7 +416,7 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
       breaker.succeeded();
       run.provenance.breakers[provider.id] = breaker.state;
       this.#release(run);
-      this.#served(run, output, provider.id, patch);
+      this.#served(run, output, provider.id, patchOf(raw));
     } catch (fault) {
       this.#fault(run, fault);
     }
@@ -416,16 +447,20 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
   #served(run: Run, output: unknown, provider: string, patch: Patch | undefined): void {
     const policy = run.policy as EffectivePolicy;
     run.provenance.provider = provider;
-    const budgeted = applyBudget(output, policy.budgetTokens, this.#count);
+    let served = output;
+    if (!fitsBudget(output, policy.budgetTokens, this.#count)) {
+      const budgeted = applyBudget(output, policy.budgetTokens, this.#count);
+      served = budgeted.output;
+      if (budgeted.omittedTokens > 0)
+        warn(
+          run.provenance,
+          `output truncated to the ${policy.budgetTokens}-token budget, ~${budgeted.omittedTokens} tokens omitted`,
+        );
+    }
     // The cache holds what was served, so a cached answer never exceeds the budget either.
     if (run.cacheKey && policy.cache)
-      this.#cache.set(run.cacheKey, budgeted.output, provider, policy.cache.ttlMs, policy.cache.staleMs);
-    if (budgeted.omittedTokens > 0)
-      warn(
-        run.provenance,
-        `output truncated to the ${policy.budgetTokens}-token budget, ~${budgeted.omittedTokens} tokens omitted`,
-      );
-    this.#finish(run, "completed", undefined, budgeted.output, patch);
+      this.#cache.set(run.cacheKey, served, provider, policy.cache.ttlMs, policy.cache.staleMs);
+    this.#finish(run, "completed", undefined, served, patch);
   }
 
   /** Last resorts after every provider failed: a stale cached answer, then the tool's degraded output. */
@@ -521,9 +556,9 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
               policy.timeoutMs,
               run.signal,
               (raw) => {
-                const unwrapped = unwrapContextModifier(raw);
-                patch = unwrapped.patch;
-                return normaliseOutput(unwrapped.output, tool.outputSchema);
+                const output = normaliseOutput(outputOf(raw), tool.outputSchema);
+                patch = patchOf(raw);
+                return output;
               },
             );
           });
@@ -576,7 +611,8 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
   async #refresh(served: Run, cacheKey: string): Promise<void> {
     const tool = served.tool as Tool;
     const policy = served.policy as EffectivePolicy;
-    const run = new Run(served.call, tool, policy, served.providers, undefined, served.snapshot);
+    const { call, providers, snapshot } = served;
+    const run = new Run(this.#firstAttempt, call, tool, policy, providers, undefined, snapshot);
     const slots = this.#slotsOf(tool, policy);
     await this.#acquire(slots, tool.name, undefined);
     try {
@@ -660,7 +696,8 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
     if (error) result.error = error;
     run.patch = patch;
     try {
-      this.emit("call", result);
+      // Most dispatchers have no listener; emit would still gather its arguments.
+      if (this.listenerCount("call") > 0) this.emit("call", result);
     } catch (fault) {
       // A listener that throws fails the call (and is not called again for it).
       result = { ...result, status: "failed", error: internal(fault) };

@@ -45,8 +45,8 @@ class Attempt implements InvokeOptions {
     return this.#controller.signal;
   }
 
-  run(provider: Provider, args: Record<string, unknown>, timeoutMs: number): void {
-    this.#deadline = deadlines.add(timeoutMs, () => this.#expire(new CallTimeoutError(timeoutMs)));
+  run(provider: Provider, args: Record<string, unknown>, timeoutMs: number, now: number | undefined): void {
+    this.#deadline = deadlines.add(timeoutMs, () => this.#expire(new CallTimeoutError(timeoutMs)), now);
     const batchSignal = this.#batchSignal;
     if (batchSignal) {
       this.#onCancel = () => this.#expire(batchSignal.reason);
@@ -88,7 +88,8 @@ class Attempt implements InvokeOptions {
 
 /**
  * Runs the provider against the deadline and reports to `sink` without a promise of its own, so the
- * dispatcher's success path can finish a call in the provider promise's one reaction.
+ * dispatcher's success path can finish a call in the provider promise's one reaction. `now`, if given, is
+ * a `performance.now()` the caller read just before (see DeadlineTimer.add).
  */
 export function invokeWithDeadline(
   provider: Provider,
@@ -98,12 +99,13 @@ export function invokeWithDeadline(
   timeoutMs: number,
   batchSignal: AbortSignal | undefined,
   sink: AttemptSink,
+  now?: number,
 ): void {
   if (batchSignal?.aborted) {
     sink.failed(batchSignal.reason);
     return;
   }
-  new Attempt(callId, context, sink, batchSignal).run(provider, args, timeoutMs);
+  new Attempt(callId, context, sink, batchSignal).run(provider, args, timeoutMs, now);
 }
 
 /**

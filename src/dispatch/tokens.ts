@@ -29,10 +29,25 @@ export function estimateTokens(text: string): number {
   return Math.ceil(tokens);
 }
 
-export type TokenCounter = (text: string) => number;
+/**
+ * The most tokens `estimateTokens` gives per UTF-16 code unit, so a short text is known to fit a budget
+ * without counting. Per piece: a digit run costs 1.5 per started group of three (1.5 for one digit, the
+ * maximum), a word 1 + 0.24 per letter past the 6th (at most 1 per letter), a line break run 1.2 (at least
+ * one character), a space run 1.2 for two or more, punctuation 0.36, a non-ASCII unit 1; the final ceil
+ * adds less than 1, which `fitsBudget` allows for.
+ */
+estimateTokens.maxPerChar = 1.5;
+
+export interface TokenCounter {
+  (text: string): number;
+  /** Most tokens one UTF-16 code unit of text can cost. */
+  readonly maxPerChar: number;
+}
 
 export async function tokenCounter(kind: "estimate" | "exact"): Promise<TokenCounter> {
   if (kind === "estimate") return estimateTokens;
   const { countTokens } = await import("gpt-tokenizer");
-  return (text) => countTokens(text);
+  // o200k_base is a byte-level BPE: every token is at least one UTF-8 byte, and a UTF-16 code unit is at
+  // most three UTF-8 bytes (a lone surrogate is encoded as U+FFFD, three bytes).
+  return Object.assign((text: string) => countTokens(text), { maxPerChar: 3 });
 }
