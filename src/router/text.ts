@@ -66,9 +66,64 @@ export function terms(text: string): string[] {
   const out: string[] = [];
   for (const raw of nameWords(text)) {
     if (STOP.has(raw)) continue;
-    out.push(stem(CANONICAL.get(raw) ?? raw));
+    out.push(term(raw));
   }
   return out;
+}
+
+function term(word: string): string {
+  return stem(CANONICAL.get(word) ?? word);
+}
+
+/** Two terms, order-free, as one key no single term can equal (terms are letters and digits only). */
+export function pairKey(a: string, b: string): string {
+  return a < b ? `${a}+${b}` : `${b}+${a}`;
+}
+
+/**
+ * Every pair of distinct terms among a tool's name terms: the operation's verb with each of its nouns and
+ * the nouns with each other, so `deleteProjectIssue` holds delete+issue, delete+project and issue+project.
+ */
+export function namePairs(nameTerms: readonly string[]): string[] {
+  const words = [...new Set(nameTerms)];
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++)
+    for (let j = i + 1; j < words.length; j++) out.push(pairKey(words[i] as string, words[j] as string));
+  return out;
+}
+
+// Marks and words that end one step of a request ("archive the comment, then delete the invitation"):
+// terms on either side belong to different operations and never form a pair.
+const CLAUSE_MARKS = /[,.;:!?()]/;
+const CLAUSE_WORDS = new Set(["and", "then", "or", "also", "plus", "after", "afterwards", "before"]);
+
+/** How far apart (in terms, stop words skipped) two query terms may be to form a pair. */
+const PAIR_WINDOW = 2;
+
+/**
+ * A query's terms (as `terms` gives them) and its pairs: terms at most two terms apart within one step of
+ * the request, e.g. "update the issue on the account for the payments service" pairs issue with update
+ * and account, not with service. One pass over the words, since it runs on every query.
+ */
+export function queryTerms(text: string): { terms: string[]; pairs: string[] } {
+  const out: string[] = [];
+  const pairs = new Set<string>();
+  for (const part of text.split(CLAUSE_MARKS)) {
+    const clause: string[] = [];
+    for (const raw of nameWords(part)) {
+      if (CLAUSE_WORDS.has(raw)) clause.length = 0;
+      if (STOP.has(raw)) continue;
+      const t = term(raw);
+      out.push(t);
+      if (CLAUSE_WORDS.has(raw)) continue;
+      for (let i = Math.max(0, clause.length - PAIR_WINDOW); i < clause.length; i++) {
+        const other = clause[i] as string;
+        if (other !== t) pairs.add(pairKey(other, t));
+      }
+      clause.push(t);
+    }
+  }
+  return { terms: out, pairs: [...pairs] };
 }
 
 // Hand-written rather than a Porter stemmer package: only the endings that separate "webhooks" from

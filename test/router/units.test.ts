@@ -5,7 +5,7 @@ import { addPair, MAX_FEEDBACK_PER_TOOL, MAX_FEEDBACK_TOTAL } from "../../src/ro
 import { fuse } from "../../src/router/fusion.ts";
 import { LexicalIndex } from "../../src/router/lexical.ts";
 import { auroc, evaluate } from "../../src/router/metrics.ts";
-import { nameWords } from "../../src/router/text.ts";
+import { namePairs, nameWords, queryTerms } from "../../src/router/text.ts";
 
 const tool = (name: string, description: string) => ({
   name,
@@ -17,6 +17,19 @@ test("tool names split into words: camelCase, snake_case, acronyms and digits", 
   assert.deepEqual(nameWords("listRepositoryWebhooks"), ["list", "repository", "webhooks"]);
   assert.deepEqual(nameWords("get_user_v2"), ["get", "user", "v", "2"]);
   assert.deepEqual(nameWords("PDFToText"), ["pdf", "to", "text"]);
+});
+
+test("query pairs: terms near each other within one step of the request, never across steps", () => {
+  const { terms, pairs } = queryTerms(
+    "archive the comments of my team, then delete the invitation and export it",
+  );
+  assert.deepEqual(terms, ["archiv", "comment", "team", "delet", "invitation", "export"]);
+  assert.deepEqual(pairs.sort(), ["archiv+comment", "archiv+team", "comment+team", "delet+invitation"]);
+  assert.deepEqual(namePairs(["delete", "project", "issue"]).sort(), [
+    "delete+issue",
+    "delete+project",
+    "issue+project",
+  ]);
 });
 
 test("BM25 ranks the tool whose name words match, and scores coverage in 0..1", () => {
