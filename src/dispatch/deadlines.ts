@@ -102,16 +102,27 @@ export class DeadlineTimer {
     this.#timer = undefined;
     this.#armedAt = Number.POSITIVE_INFINITY;
     const now = performance.now();
+    // A timer that fires late (a busy process) can find several lists due: earliest deadline first.
+    for (let due = this.#earliestDue(now); due; due = this.#earliestDue(now)) {
+      due.cancel();
+      due.onExpire();
+    }
     let earliest = Number.POSITIVE_INFINITY;
     for (const [ms, list] of this.#lists) {
-      for (let node = list.head; node && node.at <= now; node = list.head) {
-        list.remove(node);
-        node.onExpire();
-      }
       if (list.head) earliest = Math.min(earliest, list.head.at);
       else this.#lists.delete(ms);
     }
     // onExpire may have added deadlines (and armed the timer) already.
     if (earliest < this.#armedAt) this.#arm(earliest);
+  }
+
+  /** The earliest deadline at or before `now`, over the heads of all lists. */
+  #earliestDue(now: number): Entry | undefined {
+    let due: Entry | undefined;
+    for (const list of this.#lists.values()) {
+      const head = list.head;
+      if (head && head.at <= now && (!due || head.at < due.at)) due = head;
+    }
+    return due;
   }
 }

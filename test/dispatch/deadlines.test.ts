@@ -27,6 +27,18 @@ test("deadlines of different durations expire earliest first, each once", async 
   assert.equal(timer.pending, 0);
 });
 
+test("a timer that fires late (a busy process) still expires the due deadlines earliest first", async () => {
+  const timer = new DeadlineTimer();
+  const { target, all } = recorder(3);
+  timer.add(40, target("40 ms"));
+  timer.add(5, target("5 ms"));
+  timer.add(20, target("20 ms"));
+  // Block the event loop past every deadline, so that all three are due when the timer first fires.
+  const until = performance.now() + 60;
+  while (performance.now() < until);
+  assert.deepEqual(await all, ["5 ms", "20 ms", "40 ms"]);
+});
+
 test("a cancelled deadline never expires, and the others still do", async () => {
   const timer = new DeadlineTimer();
   const { target, all } = recorder(2);
