@@ -89,10 +89,35 @@ export function findCandidates(
     lexical.set(tool, s);
   }
   let reject = 0;
-  for (const label of sources.rejectLabels) {
-    if (holdOut?.excluded.has(label)) continue;
-    const v = vectors.get(label);
-    if (v) reject = Math.max(reject, dot(vector, v));
+  if (holdOut) {
+    for (const label of sources.rejectLabels) {
+      if (holdOut.excluded.has(label)) continue;
+      const v = vectors.get(label);
+      if (v) reject = Math.max(reject, dot(vector, v));
+    }
+  } else {
+    for (const v of rejectVectors(sources)) reject = Math.max(reject, dot(vector, v));
   }
   return { dense, lexical, reject };
+}
+
+/**
+ * The no-tool examples' vectors copied into one block of memory, per set of labels (the router replaces
+ * its label array whenever the set changes). Scattered over the heap they cost a cache miss each, which
+ * measured as much as the HNSW search itself at 100k tools.
+ */
+const rejectBlocks = new WeakMap<readonly number[], Float32Array[]>();
+
+function rejectVectors(sources: CandidateSources): Float32Array[] {
+  const cached = rejectBlocks.get(sources.rejectLabels);
+  if (cached) return cached;
+  const found = sources.rejectLabels.flatMap((label) => sources.vectors.get(label) ?? []);
+  const dimension = found[0]?.length ?? 0;
+  const block = new Float32Array(found.length * dimension);
+  const views = found.map((v, i) => {
+    block.set(v, i * dimension);
+    return block.subarray(i * dimension, (i + 1) * dimension);
+  });
+  rejectBlocks.set(sources.rejectLabels, views);
+  return views;
 }

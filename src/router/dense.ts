@@ -27,12 +27,15 @@ export class DenseIndex {
   readonly params: HnswParams;
   private readonly index: hnswlib.HierarchicalNSW;
   private live = 0;
+  /** The search breadth last set on the native index, so a search makes no extra native call. */
+  private ef: number;
 
   private constructor(dimension: number, params: HnswParams, index: hnswlib.HierarchicalNSW) {
     this.dimension = dimension;
     this.params = params;
     this.index = index;
     index.setEf(params.ef);
+    this.ef = params.ef;
   }
 
   static create(dimension: number, params: HnswParams, capacity: number): DenseIndex {
@@ -77,7 +80,11 @@ export class DenseIndex {
   search(vector: Float32Array, k: number, accept?: (label: number) => boolean): DenseHit[] {
     const n = Math.min(k, this.live);
     if (n <= 0) return [];
-    this.index.setEf(Math.max(this.params.ef, n));
+    const ef = Math.max(this.params.ef, n);
+    if (ef !== this.ef) {
+      this.index.setEf(ef);
+      this.ef = ef;
+    }
     const { distances, neighbors } = accept
       ? this.index.searchKnn(Array.from(vector), n, accept)
       : this.index.searchKnn(Array.from(vector), n);

@@ -87,10 +87,25 @@ export function cluster(vectors: readonly Float32Array[], k: number, seed = 1): 
   return assignment;
 }
 
+/**
+ * Inner product. Four accumulators let the CPU overlap the multiply-adds instead of waiting on one running
+ * sum: measured about twice as fast on 512 dimensions, and routing takes dozens per query.
+ */
 export function dot(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += (a[i] as number) * (b[i] as number);
-  return s;
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  const n = a.length;
+  let i = 0;
+  for (; i + 3 < n; i += 4) {
+    s0 += (a[i] as number) * (b[i] as number);
+    s1 += (a[i + 1] as number) * (b[i + 1] as number);
+    s2 += (a[i + 2] as number) * (b[i + 2] as number);
+    s3 += (a[i + 3] as number) * (b[i + 3] as number);
+  }
+  for (; i < n; i++) s0 += (a[i] as number) * (b[i] as number);
+  return s0 + s1 + (s2 + s3);
 }
 
 function unit(v: Float32Array): Float32Array {
