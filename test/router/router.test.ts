@@ -191,3 +191,60 @@ test("calibration fits weights and threshold from labelled queries and persists 
   assert.equal(reopened.report.embedded, 0);
   await reopened.close();
 });
+
+test("a tool's examples count together: one lucky example does not outrank examples that agree", async () => {
+  // A stand-in embedder built here: fixed unit vectors, so the scores are known exactly. The query is e0;
+  // every text not listed (tool texts, no-tool anchors) is e11, orthogonal to it.
+  const dimension = 12;
+  const basis = (weights: Record<number, number>) => {
+    const v = new Float32Array(dimension);
+    for (const [i, w] of Object.entries(weights)) v[Number(i)] = w;
+    return v;
+  };
+  const side = Math.sqrt(1 - 0.9 * 0.9);
+  const vectors = new Map<string, Float32Array>([
+    ["the query", basis({ 0: 1 })],
+    ["lucky one", basis({ 0: 0.9, 1: side })],
+    ["lucky two", basis({ 2: 1 })],
+    ["lucky three", basis({ 3: 1 })],
+    ["steady one", basis({ 0: 0.8, 4: 0.6 })],
+    ["steady two", basis({ 0: 0.8, 5: 0.6 })],
+    ["steady three", basis({ 0: 0.8, 6: 0.6 })],
+    ["single one", basis({ 0: 0.9, 7: side })],
+  ]);
+  const standIn = {
+    id: "stand-in@1",
+    dimension,
+    async embed(texts: string[]) {
+      return texts.map((t) => vectors.get(t) ?? basis({ 11: 1 }));
+    },
+  };
+  const tool = (name: string, examples: string[]): Tool => ({
+    name,
+    description: `The ${name} tool.`,
+    inputSchema: { type: "object" },
+    examples,
+  });
+  const router = await Router.open({
+    tools: [
+      tool("lucky", ["lucky one", "lucky two", "lucky three"]),
+      tool("steady", ["steady one", "steady two", "steady three"]),
+      tool("single", ["single one"]),
+    ],
+    store: freshStore(),
+    embedder: standIn,
+  });
+  const result = await router.route("the query", { topK: 3 });
+  const dense = new Map(result.tools.map((t) => [t.name, t.why.dense]));
+  // steady: the centroid of three examples at 0.8 sits at 2.4 / √(2.4² + 3·0.6²).
+  assert.ok(Math.abs((dense.get("steady") ?? 0) - 2.4 / Math.sqrt(2.4 ** 2 + 3 * 0.36)) < 1e-4);
+  // lucky: its closest example (0.9) less the 0.05 discount beats the mean of two (0.45) and the centroid.
+  assert.ok(Math.abs((dense.get("lucky") ?? 0) - 0.85) < 1e-4);
+  // A tool with a single example keeps its best entry as it is.
+  assert.ok(Math.abs((dense.get("single") ?? 0) - 0.9) < 1e-4);
+  assert.deepEqual(
+    result.tools.map((t) => t.name),
+    ["steady", "single", "lucky"],
+  );
+  await router.close();
+});
