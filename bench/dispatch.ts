@@ -1,7 +1,9 @@
 // Overhead per successful call (`npm run bench:dispatch`, JSON on stdout): the full dispatcher pipeline
 // (argument and output validation, slots, breaker, retry, timeout, budget, execution record) against a
 // direct call, cockatiel's retry ∘ breaker, and opossum with its defaults, all in one run on one provider.
-// Variants run interleaved in rounds so drift in machine load hits them all alike.
+// Variants run interleaved in many short rounds, in an order that rotates each round, so drift in machine
+// load (this machine is shared) and one variant's after-effects (its garbage, its cache footprint) fall on
+// every variant alike.
 import { createRequire } from "node:module";
 import { performance } from "node:perf_hooks";
 import { ConsecutiveBreaker, circuitBreaker, ExponentialBackoff, handleAll, retry, wrap } from "cockatiel";
@@ -57,8 +59,8 @@ const otherwise = (answer: unknown) => {
   if ((answer as { temperature?: unknown })?.temperature !== 21.5) throw new Error("bench call failed");
 };
 
-const ROUNDS = 10;
-const PER_ROUND = 2_000;
+const ROUNDS = 40;
+const PER_ROUND = 500;
 const WARMUP = 3_000;
 const samples: Record<string, number[]> = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
 
@@ -66,8 +68,10 @@ for (const [name, run] of Object.entries(variants)) {
   const check = checks[name] ?? otherwise;
   for (let i = 0; i < WARMUP; i++) check(await run());
 }
+const order = Object.entries(variants);
 for (let round = 0; round < ROUNDS; round++) {
-  for (const [name, run] of Object.entries(variants)) {
+  for (let v = 0; v < order.length; v++) {
+    const [name, run] = order[(round + v) % order.length] as [string, () => Promise<unknown>];
     const into = samples[name] as number[];
     const check = checks[name] ?? otherwise;
     for (let i = 0; i < PER_ROUND; i++) {
@@ -114,6 +118,7 @@ console.log(
       latency: stats,
       overheadVsDirect: overhead,
       target: "dispatcher overhead p50 ≤ opossum overhead p50",
+      ratio: round2(dispatcherOverhead / opossumOverhead),
       pass: dispatcherOverhead <= opossumOverhead,
     },
     null,

@@ -7,7 +7,10 @@
 //
 // Deadlines with the same duration expire in the order they were added (the clock only moves forward),
 // so each duration keeps a FIFO doubly-linked list and the earliest deadline is the earliest list head.
-// The timer holds the process open only while some deadline is pending, as a timer per attempt did.
+// The timer holds the process open only while some deadline is pending, as a timer per attempt did. It is
+// not unreferenced the moment the last deadline goes (and referenced again by the next call, two native
+// calls per call) but in a setImmediate after it, if still idle: calls that follow one another without the
+// event loop turning (a batch, a client awaiting call after call) leave it as it is.
 import { performance } from "node:perf_hooks";
 
 export interface Deadline {
@@ -65,6 +68,9 @@ export class DeadlineTimer {
   readonly #lists = new Map<number, List>();
   #timer: NodeJS.Timeout | undefined;
   #armedAt = Number.POSITIVE_INFINITY;
+  /** Whether the timer holds the process open. */
+  #referenced = false;
+  #unrefScheduled = false;
   /** Deadlines added and neither expired nor cancelled. */
   pending = 0;
 
@@ -82,20 +88,33 @@ export class DeadlineTimer {
     const node = new Entry(now + ms, onExpire, list);
     list.append(node);
     if (node.at < this.#armedAt) this.#arm(node.at);
-    else if (this.pending === 1) this.#timer?.ref();
+    else if (!this.#referenced) {
+      this.#timer?.ref();
+      this.#referenced = true;
+    }
     return node;
   }
 
   /** Called by a list after a removal: an idle timer must not hold the process open. */
   released(): void {
-    if (--this.pending === 0) this.#timer?.unref();
+    if (--this.pending > 0 || this.#unrefScheduled) return;
+    this.#unrefScheduled = true;
+    setImmediate(this.#unrefIfIdle);
   }
+
+  readonly #unrefIfIdle = (): void => {
+    this.#unrefScheduled = false;
+    if (this.pending > 0) return;
+    this.#timer?.unref();
+    this.#referenced = false;
+  };
 
   #arm(at: number): void {
     if (this.#timer) clearTimeout(this.#timer);
     this.#armedAt = at;
     // Node's timers may fire up to a millisecond before `at` by performance.now(); #fire re-arms then.
     this.#timer = setTimeout(() => this.#fire(), Math.max(1, Math.ceil(at - performance.now())));
+    this.#referenced = true;
   }
 
   #fire(): void {

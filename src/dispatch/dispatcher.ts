@@ -25,7 +25,7 @@ import {
 } from "./options.ts";
 import { partition } from "./partition.ts";
 import { sleep as realSleep, retryAfterFailure, type Sleep } from "./retry.ts";
-import { ExecutionLog, type ExecutionRecord, type ExecutionStatistics, type Running } from "./state.ts";
+import { ExecutionLog, type ExecutionRecord, type ExecutionStatistics, Running } from "./state.ts";
 import { type AttemptSink, invokeWithDeadline, invokeWithTimeout } from "./timeout.ts";
 import { estimateTokens, type TokenCounter, tokenCounter } from "./tokens.ts";
 import type {
@@ -73,9 +73,9 @@ interface FirstAttemptHandlers {
 
 /**
  * One call on its way through the pipeline: what it needs, what is known so far, and whom to tell. It is
- * also its first attempt's sink, so that attempt costs no handler objects of its own.
+ * also its own execution-log entry and its first attempt's sink, so neither costs an object of its own.
  */
-class Run implements AttemptSink {
+class Run extends Running implements AttemptSink {
   readonly call: ToolCall;
   readonly args: Record<string, unknown>;
   readonly tool: Tool | undefined;
@@ -90,15 +90,16 @@ class Run implements AttemptSink {
   readyAt = 0;
   queuedMs = 0;
   cacheKey: string | undefined = undefined;
-  /** The execution record; undefined for a caller that shares another call's result. */
-  entry: Running | undefined = undefined;
+  /** Whether the call is in the execution log; not when it shares another call's result. */
+  logged = false;
   /** The per-tool slots while this call holds them (and a global slot with them). */
   slots: Semaphore | undefined = undefined;
   /** The context patch of a finished call; the batch applies it after every call has finished. */
   patch: Patch | undefined = undefined;
   /** True while #start runs: a call finished by then closes its record a microtask later (see #finish). */
   starting = false;
-  finished = false;
+  /** The result is built (a fault after that must not build another). */
+  done = false;
   onDone: (result: CallResult) => void = ignore;
   /** The provider and breaker of the first attempt, made by #call on a closed breaker. */
   provider: Provider | undefined = undefined;
@@ -113,6 +114,7 @@ class Run implements AttemptSink {
     signal: AbortSignal | undefined,
     snapshot: CallContext,
   ) {
+    super(call.id, call.name);
     this.call = call;
     this.args = call.arguments ?? {};
     this.tool = tool;
@@ -280,7 +282,8 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
       running.share(run.onDone);
       return;
     }
-    run.entry = this.#log.begin(run.call.id, run.call.name);
+    this.#log.begin(run);
+    run.logged = true;
     run.starting = true;
     this.#run(run);
     run.starting = false;
@@ -681,8 +684,8 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
   }
 
   #finish(run: Run, status: CallStatus, error: CallError | undefined, output?: unknown, patch?: Patch): void {
-    if (run.finished) return;
-    run.finished = true;
+    if (run.done) return;
+    run.done = true;
     const totalMs = performance.now() - run.started;
     const { queuedMs } = run;
     let result: CallResult = {
@@ -704,12 +707,11 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
       delete result.output;
       run.patch = undefined;
     }
-    const entry = run.entry;
-    if (entry) {
+    if (run.logged) {
       // A call finished before it even started waiting (unknown tool, bad arguments, cache hit) keeps its
       // id for one more microtask, so a duplicate id later in the same batch still shares its result.
-      if (run.starting) queueMicrotask(() => this.#log.end(entry, result));
-      else this.#log.end(entry, result);
+      if (run.starting) queueMicrotask(() => this.#log.end(run, result));
+      else this.#log.end(run, result);
     }
     run.onDone(result);
   }

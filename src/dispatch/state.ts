@@ -24,21 +24,22 @@ export interface ExecutionStatistics {
 }
 
 /**
- * A call in progress. A second caller with the same id waits through `share`: a listener list made only
- * when someone waits, rather than a promise on every call's path.
+ * A call's entry in the log while it runs (the dispatcher's per-call state extends it, so logging a call
+ * makes no object of its own). A second caller with the same id waits through `share`: a listener list
+ * made only when someone waits, rather than a promise on every call's path.
  */
 export class Running {
   readonly id: string;
   readonly name: string;
-  readonly startedAt: number;
+  /** Set by `ExecutionLog.begin`. */
+  startedAt = 0;
   /** Set when the call has left the running index (finished, or swept as stale). */
   finished = false;
   #waiters: ((result: CallResult) => void)[] | undefined;
 
-  constructor(id: string, name: string, startedAt: number) {
+  constructor(id: string, name: string) {
     this.id = id;
     this.name = name;
-    this.startedAt = startedAt;
   }
 
   /** Calls `waiter` with the call's result once it is finished. */
@@ -98,7 +99,7 @@ class Slot {
 
 /**
  * Calls in progress by id. A finished call's entry is marked and left in place, and the finished ones are
- * dropped all at once by starting a new Map every ~1,000 calls. Measured in `npm run bench:dispatch`: a
+ * dropped all at once by starting a new Map every ~100 calls. Measured in `npm run bench:dispatch`: a
  * Map that gains and loses a key per call reallocates its table every call or two, and V8 links each
  * obsolete table to its successor (for live iterators), so once one was promoted every later one was
  * dragged along, most of a call's garbage-collection time. A null-prototype object avoids that but has to
@@ -145,7 +146,7 @@ class RunningIndex {
   }
 }
 
-const RENEW_AT = 1024;
+const RENEW_AT = 128;
 
 export class ExecutionLog {
   readonly #running = new RunningIndex();
@@ -173,12 +174,11 @@ export class ExecutionLog {
   }
 
   /** Marks a call as running; the dispatcher calls `end` with its result. */
-  begin(id: string, name: string): Running {
+  begin(entry: Running): void {
     const startedAt = this.#now();
     this.sweep(false, startedAt);
-    const entry = new Running(id, name, startedAt);
+    entry.startedAt = startedAt;
     this.#running.set(entry);
-    return entry;
   }
 
   /** Records the result and hands it to callers that shared the id. */
