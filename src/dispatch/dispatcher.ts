@@ -186,18 +186,18 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
     return this.#ready;
   }
 
-  execute(calls: readonly ToolCall[], options: ExecuteOptions = {}): Promise<CallResult[]> {
+  execute(calls: readonly ToolCall[], options?: ExecuteOptions): Promise<CallResult[]> {
     try {
       checkCalls(calls);
     } catch (error) {
       return Promise.reject(error);
     }
-    if (calls.length !== 1 || !this.#loaded) return this.#executeBatch(calls, options);
+    if (calls.length !== 1 || !this.#loaded) return this.#executeBatch(calls, options ?? {});
     // One call on a ready dispatcher, the common case, takes no async function and no partitioning: the
     // call's completion resolves the promise the caller awaits, so a call that succeeds at once costs the
     // provider's promise, one reaction to it, and this promise (measured in `npm run bench:dispatch`).
-    const context = options.context ?? this.#context;
-    const run = this.#prepare(calls[0] as ToolCall, options.signal, snapshotOf(context));
+    const context = options?.context ?? this.#context;
+    const run = this.#prepare(calls[0] as ToolCall, options?.signal, snapshotOf(context));
     return new Promise((resolve) => {
       run.onDone = (result) => {
         if (run.patch) applyPatches(context, [run.patch]);
