@@ -196,9 +196,10 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
     // One call on a ready dispatcher, the common case, takes no async function and no partitioning: the
     // call's completion resolves the promise the caller awaits, so a call that succeeds at once costs the
     // provider's promise, one reaction to it, and this promise (measured in `npm run bench:dispatch`).
-    const context = options?.context ?? this.#context;
-    const run = this.#prepare(calls[0] as ToolCall, options?.signal, snapshotOf(context));
+    // Inside the executor, so that a throwing registry or provider list rejects, as it did in an async one.
     return new Promise((resolve) => {
+      const context = options?.context ?? this.#context;
+      const run = this.#prepare(calls[0] as ToolCall, options?.signal, snapshotOf(context));
       run.onDone = (result) => {
         if (run.patch) applyPatches(context, [run.patch]);
         resolve([result]);

@@ -173,6 +173,23 @@ test("an unknown tool gets a clear error", async () => {
   assert.deepEqual(result?.error, { class: "unknown_tool", message: 'unknown tool "nope"' });
 });
 
+test("a tool registry that throws rejects the call's promise rather than throwing from execute", async () => {
+  const dispatcher = new Dispatcher({
+    tools: {
+      get() {
+        throw new Error("registry unavailable");
+      },
+    },
+    providers: () => [],
+  });
+  await dispatcher.ready(); // a ready dispatcher takes the single-call path
+  let running: Promise<unknown> | undefined;
+  assert.doesNotThrow(() => {
+    running = dispatcher.execute([{ id: "c1", name: "a" }]);
+  });
+  await assert.rejects(running as Promise<unknown>, /registry unavailable/);
+});
+
 test("malformed calls and options are refused with the place named", async () => {
   const { dispatcher } = dispatcherFor(readTool("a"), scripted([]));
   await assert.rejects(
