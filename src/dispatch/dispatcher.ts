@@ -283,7 +283,8 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
       running.share(run.onDone);
       return;
     }
-    this.#log.begin(run);
+    run.started = performance.now();
+    this.#log.begin(run, run.started);
     run.logged = true;
     run.starting = true;
     this.#run(run);
@@ -295,7 +296,6 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
    * reaction) only for a slot that is not free.
    */
   #run(run: Run): void {
-    run.started = performance.now();
     try {
       const { call, tool, policy, args } = run;
       if (!tool || !policy) {

@@ -1,6 +1,7 @@
 // Execution state: each call is in_progress until it is completed, failed, timeout or cancelled. A
 // tool_call_id that is already running is not run again (the second caller shares the first's outcome);
 // in-progress entries older than the stale limit are dropped; the last N finished executions are kept.
+import { performance } from "node:perf_hooks";
 import type { CallResult, CallStatus, CallTiming, ErrorClass } from "./types.ts";
 
 export interface ExecutionRecord {
@@ -157,6 +158,9 @@ export class ExecutionLog {
   readonly #size: number;
   readonly #staleMs: number;
   readonly #now: () => number;
+  /** The wall clock (`now`) as last read, and the performance.now() it was read at. */
+  #wallAt = 0;
+  #wallReadAt = Number.NEGATIVE_INFINITY;
 
   constructor(size: number, staleMs: number, now: () => number) {
     this.#size = size;
@@ -173,9 +177,12 @@ export class ExecutionLog {
     return this.#running.get(id);
   }
 
-  /** Marks a call as running; the dispatcher calls `end` with its result. */
-  begin(entry: Running): void {
-    const startedAt = this.#now();
+  /**
+   * Marks a call as running; the dispatcher calls `end` with its result. `monotonic` is the call's own
+   * performance.now() reading, which spares the log a wall-clock read (see #wallClock).
+   */
+  begin(entry: Running, monotonic = performance.now()): void {
+    const startedAt = this.#wallClock(monotonic);
     this.sweep(false, startedAt);
     entry.startedAt = startedAt;
     this.#running.set(entry);
@@ -203,6 +210,11 @@ export class ExecutionLog {
 
   /** Drops in-progress entries older than the stale limit, recording them as timed out; on the call path at most once a second. */
   sweep(force = true, now = this.#now()): void {
+    if (force) {
+      // The wall clock was just read: later calls start from it (it may have jumped, as a mocked one does).
+      this.#wallAt = now;
+      this.#wallReadAt = performance.now();
+    }
     if (!force && now - this.#lastSweep < 1000 && now >= this.#lastSweep) return;
     this.#lastSweep = now;
     const cutoff = now - this.#staleMs;
@@ -243,6 +255,19 @@ export class ExecutionLog {
       p50TotalMs: at(0.5),
       p95TotalMs: at(0.95),
     };
+  }
+
+  /**
+   * The wall-clock time of a performance.now() reading, to the millisecond the wall clock gives: it is read
+   * again only once a millisecond has passed since the last read (or the reading goes back). Measured: a
+   * Date.now() cost 100–250 ns on this machine, more than the rest of the log together.
+   */
+  #wallClock(monotonic: number): number {
+    if (monotonic - this.#wallReadAt >= 1 || monotonic < this.#wallReadAt) {
+      this.#wallAt = this.#now();
+      this.#wallReadAt = monotonic;
+    }
+    return this.#wallAt;
   }
 
   /** The next ring slot, holding this call's id, name and start; undefined when no history is kept. */
