@@ -17,7 +17,7 @@ import type { DataStore } from "../store/index.ts";
 import { classify } from "./classify.ts";
 import { DispatchError } from "./errors.ts";
 import type { BreakerSettings } from "./options.ts";
-import type { BreakerStateName } from "./types.ts";
+import type { BreakerStateName, Provenance } from "./types.ts";
 
 export const BREAKERS_KEY = "dispatch/breakers.json";
 
@@ -56,6 +56,11 @@ export class ToolBreaker {
   readonly provider: string;
   readonly settings: string;
   readonly policy: CircuitBreakerPolicy;
+  /**
+   * The provenance of every call this provider answered at its first attempt through this breaker while
+   * closed. Frozen, because results share it; the dispatcher copies it before adding anything.
+   */
+  readonly answeredAtOnce: Provenance;
   readonly #probes: number;
   readonly #window: CountBreaker | SamplingBreaker;
   readonly #rules: ErrorRules | undefined;
@@ -71,6 +76,12 @@ export class ToolBreaker {
     this.tool = tool;
     this.provider = provider;
     this.settings = JSON.stringify(settings);
+    this.answeredAtOnce = Object.freeze({
+      attempts: 1,
+      stale: false,
+      breakers: Object.freeze({ [provider]: "closed" as const }),
+      provider,
+    });
     this.#probes = settings.halfOpenProbes;
     // cockatiel opens when failures exceed threshold·total; "reaches the rate" needs a hair less, and
     // its threshold must stay below 1.

@@ -18,16 +18,24 @@ export interface Deadline {
   cancel(): void;
 }
 
+/**
+ * What a deadline tells when it expires. An object with a method rather than a callback: an attempt is
+ * its own target, so a deadline costs no closure (and no context for it) per call.
+ */
+export interface Expiring {
+  expired(): void;
+}
+
 class Entry implements Deadline {
   readonly at: number;
-  readonly onExpire: () => void;
+  readonly target: Expiring;
   list: List | undefined;
   prev: Entry | undefined;
   next: Entry | undefined;
 
-  constructor(at: number, onExpire: () => void, list: List) {
+  constructor(at: number, target: Expiring, list: List) {
     this.at = at;
-    this.onExpire = onExpire;
+    this.target = target;
     this.list = list;
   }
 
@@ -75,17 +83,17 @@ export class DeadlineTimer {
   pending = 0;
 
   /**
-   * Calls `onExpire` once `ms` milliseconds from now, unless cancelled first. A caller that has just read
+   * Calls `target.expired()` once `ms` milliseconds from now, unless cancelled first. A caller that has just read
    * `performance.now()` passes it as `now` (one clock read less per call); it must be the current time, as
    * the lists rely on deadlines being added in time order.
    */
-  add(ms: number, onExpire: () => void, now = performance.now()): Deadline {
+  add(ms: number, target: Expiring, now = performance.now()): Deadline {
     let list = this.#lists.get(ms);
     if (!list) {
       list = new List(this);
       this.#lists.set(ms, list);
     }
-    const node = new Entry(now + ms, onExpire, list);
+    const node = new Entry(now + ms, target, list);
     list.append(node);
     if (node.at < this.#armedAt) this.#arm(node.at);
     else if (!this.#referenced) {
@@ -124,14 +132,14 @@ export class DeadlineTimer {
     // A timer that fires late (a busy process) can find several lists due: earliest deadline first.
     for (let due = this.#earliestDue(now); due; due = this.#earliestDue(now)) {
       due.cancel();
-      due.onExpire();
+      due.target.expired();
     }
     let earliest = Number.POSITIVE_INFINITY;
     for (const [ms, list] of this.#lists) {
       if (list.head) earliest = Math.min(earliest, list.head.at);
       else this.#lists.delete(ms);
     }
-    // onExpire may have added deadlines (and armed the timer) already.
+    // An expiry may have added deadlines (and armed the timer) already.
     if (earliest < this.#armedAt) this.#arm(earliest);
   }
 

@@ -33,6 +33,7 @@ import type {
   CallError,
   CallResult,
   CallStatus,
+  CallTiming,
   ExecuteOptions,
   Provenance,
   Provider,
@@ -83,7 +84,15 @@ class Run extends Running implements AttemptSink {
   readonly providers: Provider[];
   readonly signal: AbortSignal | undefined;
   readonly snapshot: CallContext;
-  readonly provenance: Provenance = emptyProvenance();
+  /** Written by the slow paths only; see `provenance` and `answeredAtOnce`. */
+  #provenance: Provenance | undefined = undefined;
+  /**
+   * The shared, frozen provenance of a call its first provider answered at the first attempt through a
+   * closed breaker (the common case): made once per breaker instead of per call.
+   */
+  answeredAtOnce: Provenance | undefined = undefined;
+  /** The first provider's first attempt was made by #call (it counts in `attempts`). */
+  attempted = false;
   readonly #handlers: FirstAttemptHandlers;
   started = 0;
   /** When the call got its slots (performance.now()). */
@@ -100,7 +109,11 @@ class Run extends Running implements AttemptSink {
   starting = false;
   /** The result is built (a fault after that must not build another). */
   done = false;
-  onDone: (result: CallResult) => void = ignore;
+  /** Whom the result goes to: a single call's caller (as `[result]`), or a batch's slot. */
+  resolveSingle: ((results: CallResult[]) => void) | undefined = undefined;
+  resolveInBatch: ((result: CallResult) => void) | undefined = undefined;
+  /** A single call's context, which its patch changes once it has finished. */
+  context: Record<string, unknown> | undefined = undefined;
   /** The provider and breaker of the first attempt, made by #call on a closed breaker. */
   provider: Provider | undefined = undefined;
   breaker: ToolBreaker | undefined = undefined;
@@ -125,6 +138,34 @@ class Run extends Running implements AttemptSink {
     this.#handlers = handlers;
   }
 
+  /** The call's provenance to write to, made on first use (from the shared one, if the call has it). */
+  get provenance(): Provenance {
+    let provenance = this.#provenance;
+    if (!provenance) {
+      const shared = this.answeredAtOnce;
+      provenance = shared
+        ? { ...shared, breakers: { ...shared.breakers } }
+        : { attempts: this.attempted ? 1 : 0, stale: false, breakers: {} };
+      this.answeredAtOnce = undefined;
+      this.#provenance = provenance;
+    }
+    return provenance;
+  }
+
+  /** The provenance the result carries. */
+  finalProvenance(): Provenance {
+    return this.#provenance ?? this.answeredAtOnce ?? this.provenance;
+  }
+
+  /** Hands the result to whoever waits for it. */
+  deliver(result: CallResult): void {
+    const single = this.resolveSingle;
+    if (single) {
+      if (this.patch && this.context) applyPatches(this.context, [this.patch]);
+      single([result]);
+    } else this.resolveInBatch?.(result);
+  }
+
   answered(answer: unknown): void {
     this.#handlers.answered(this, answer);
   }
@@ -140,8 +181,6 @@ function snapshotOf(context: Record<string, unknown>): CallContext {
   for (const _ in context) return Object.freeze({ ...context });
   return EMPTY_CONTEXT;
 }
-
-function ignore(): void {}
 
 export class Dispatcher extends EventEmitter<DispatchEvents> {
   readonly options: DispatcherOptions;
@@ -200,10 +239,8 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
     return new Promise((resolve) => {
       const context = options?.context ?? this.#context;
       const run = this.#prepare(calls[0] as ToolCall, options?.signal, snapshotOf(context));
-      run.onDone = (result) => {
-        if (run.patch) applyPatches(context, [run.patch]);
-        resolve([result]);
-      };
+      run.context = context;
+      run.resolveSingle = resolve;
       this.#start(run);
     });
   }
@@ -269,18 +306,18 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
 
   #result(run: Run): Promise<CallResult> {
     return new Promise((resolve) => {
-      run.onDone = resolve;
+      run.resolveInBatch = resolve;
       this.#start(run);
     });
   }
 
-  /** Starts a call; `run.onDone` gets its result. */
+  /** Starts a call; `run.deliver` hands on its result. */
   #start(run: Run): void {
     const running = this.#log.running(run.call.id);
     // The same tool_call_id never runs twice at once: the second caller gets the first's result. The patch
     // goes with the first caller only, so a context change is applied once.
     if (running) {
-      running.share(run.onDone);
+      running.share((result) => run.deliver(result));
       return;
     }
     run.started = performance.now();
@@ -399,7 +436,7 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
       this.#settleChain(run, this.#runChain(run));
       return;
     }
-    run.provenance.attempts++;
+    run.attempted = true;
     run.provider = provider;
     run.breaker = breaker;
     const { args, call, snapshot, signal } = run;
@@ -418,7 +455,9 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
         return;
       }
       breaker.succeeded();
-      run.provenance.breakers[provider.id] = breaker.state;
+      // Another call's failure may have opened the breaker meanwhile; then the state is written down.
+      if (breaker.closed) run.answeredAtOnce = breaker.answeredAtOnce;
+      else run.provenance.breakers[provider.id] = breaker.state;
       this.#release(run);
       this.#served(run, output, provider.id, patchOf(raw));
     } catch (fault) {
@@ -450,7 +489,8 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
   /** A provider's answer, checked: held to the result budget, cached, and finished. */
   #served(run: Run, output: unknown, provider: string, patch: Patch | undefined): void {
     const policy = run.policy as EffectivePolicy;
-    run.provenance.provider = provider;
+    // The shared provenance names its provider already.
+    if (!run.answeredAtOnce) run.provenance.provider = provider;
     let served = output;
     if (!fitsBudget(output, policy.budgetTokens, this.#count)) {
       const budgeted = applyBudget(output, policy.budgetTokens, this.#count);
@@ -689,15 +729,18 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
     run.done = true;
     const totalMs = performance.now() - run.started;
     const { queuedMs } = run;
-    let result: CallResult = {
-      id: run.call.id,
-      name: run.call.name,
-      status,
-      provenance: run.provenance,
-      timing: { queuedMs, runMs: Math.max(0, totalMs - queuedMs), totalMs },
-    };
-    if (output !== undefined) result.output = output;
-    if (error) result.error = error;
+    const provenance = run.finalProvenance();
+    const timing: CallTiming = { queuedMs, runMs: Math.max(0, totalMs - queuedMs), totalMs };
+    // One literal per shape, so a result never changes hidden class (nor grows a property store) after it
+    // is made; the key order is the one results always had.
+    let result: CallResult =
+      output !== undefined
+        ? error
+          ? { id: run.call.id, name: run.call.name, status, provenance, timing, output, error }
+          : { id: run.call.id, name: run.call.name, status, provenance, timing, output }
+        : error
+          ? { id: run.call.id, name: run.call.name, status, provenance, timing, error }
+          : { id: run.call.id, name: run.call.name, status, provenance, timing };
     run.patch = patch;
     try {
       // Most dispatchers have no listener; emit would still gather its arguments.
@@ -714,7 +757,7 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
       if (run.starting) queueMicrotask(() => this.#log.end(run, result));
       else this.#log.end(run, result);
     }
-    run.onDone(result);
+    run.deliver(result);
   }
 }
 
@@ -723,10 +766,6 @@ type RetryClass = DispatchEvents["retry"][0]["class"];
 function warn(provenance: Provenance, message: string): void {
   if (provenance.warnings) provenance.warnings.push(message);
   else provenance.warnings = [message];
-}
-
-function emptyProvenance(): Provenance {
-  return { attempts: 0, stale: false, breakers: {} };
 }
 
 function messageOf(error: unknown): string {

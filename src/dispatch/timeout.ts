@@ -1,6 +1,6 @@
 // One provider invocation with a deadline. The provider gets an AbortSignal that fires on the timeout or
 // when the batch is cancelled; a provider that ignores it is raced, so a hanging tool cannot hang a call.
-import { type Deadline, DeadlineTimer } from "./deadlines.ts";
+import { type Deadline, DeadlineTimer, type Expiring } from "./deadlines.ts";
 import { CallTimeoutError } from "./errors.ts";
 import type { CallContext, InvokeOptions, Provider } from "./types.ts";
 
@@ -18,7 +18,7 @@ export interface AttemptSink {
  * call. A class, not an object literal with a getter: V8 gives each such literal a fresh hidden class, and
  * in the bench that alone cost more than the rest of an attempt, mostly in garbage collection.
  */
-class Attempt implements InvokeOptions {
+class Attempt implements InvokeOptions, Expiring {
   readonly callId: string;
   readonly context: CallContext;
   readonly #sink: AttemptSink;
@@ -27,6 +27,7 @@ class Attempt implements InvokeOptions {
   #abortedWith: unknown;
   #settled = false;
   #deadline: Deadline | undefined;
+  #timeoutMs = 0;
   /** The batch cancellation listener, kept so that it can be removed again. */
   #onCancel: (() => void) | undefined;
 
@@ -46,7 +47,8 @@ class Attempt implements InvokeOptions {
   }
 
   run(provider: Provider, args: Record<string, unknown>, timeoutMs: number, now: number | undefined): void {
-    this.#deadline = deadlines.add(timeoutMs, () => this.#expire(new CallTimeoutError(timeoutMs)), now);
+    this.#timeoutMs = timeoutMs;
+    this.#deadline = deadlines.add(timeoutMs, this, now);
     const batchSignal = this.#batchSignal;
     if (batchSignal) {
       this.#onCancel = () => this.#expire(batchSignal.reason);
@@ -67,6 +69,11 @@ class Attempt implements InvokeOptions {
         if (this.#settle()) this.#sink.failed(error);
       },
     );
+  }
+
+  /** The deadline passed (called by the shared deadline timer). */
+  expired(): void {
+    this.#expire(new CallTimeoutError(this.#timeoutMs));
   }
 
   #expire(reason: unknown): void {

@@ -10,10 +10,12 @@ function recorder(count: number) {
   const all = new Promise<string[]>((resolve) => {
     done = resolve;
   });
-  const target = (name: string) => () => {
-    expired.push(name);
-    if (expired.length === count) done(expired);
-  };
+  const target = (name: string) => ({
+    expired: () => {
+      expired.push(name);
+      if (expired.length === count) done(expired);
+    },
+  });
   return { target, all };
 }
 
@@ -56,9 +58,11 @@ test("a deadline added from an expiry is armed and expires too", async () => {
   const { target, all } = recorder(2);
   const next = target("added later");
   const first = target("first");
-  timer.add(5, () => {
-    first();
-    timer.add(5, next);
+  timer.add(5, {
+    expired: () => {
+      first.expired();
+      timer.add(5, next);
+    },
   });
   assert.deepEqual(await all, ["first", "added later"]);
 });
