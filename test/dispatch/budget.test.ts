@@ -94,3 +94,23 @@ test("a cached answer is held to the budget like a fresh one", async () => {
   assert.equal(hit?.provenance.ageMs !== undefined, true, "served from the cache");
   assert.ok(estimateTokens(hit?.output as string) <= 100);
 });
+
+test("a truncated first-try answer gets its own provenance with the warning; plain first-try answers keep theirs clean", async () => {
+  const provider: Provider = {
+    id: "p",
+    invoke: async (args) => (args.long ? words(5000) : "short"),
+  };
+  const tool = readTool("echo", { policy: { resultBudget: { tokens: 500 } } });
+  const dispatcher = new Dispatcher({ tools: catalog(tool), providers: () => [provider] });
+  const clean = { attempts: 1, stale: false, breakers: { p: "closed" }, provider: "p" };
+  const [first] = await dispatcher.execute([{ id: "a", name: "echo", arguments: {} }]);
+  const [cut] = await dispatcher.execute([{ id: "b", name: "echo", arguments: { long: true } }]);
+  const [after] = await dispatcher.execute([{ id: "c", name: "echo", arguments: {} }]);
+  assert.deepEqual(first?.provenance, clean);
+  assert.deepEqual(after?.provenance, clean);
+  assert.equal(cut?.status, "completed");
+  assert.equal(cut?.provenance.provider, "p");
+  assert.equal(cut?.provenance.attempts, 1);
+  assert.deepEqual(cut?.provenance.breakers, { p: "closed" });
+  assert.match(cut?.provenance.warnings?.[0] ?? "", /output truncated to the 500-token budget/);
+});
