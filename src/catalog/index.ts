@@ -1,6 +1,12 @@
 export { canonicalJson, catalogHash } from "./hash.ts";
 export { importMcp, importOpenApi, type McpImport, type OpenApiImport } from "./importers.ts";
-export { checkJsonSchema, type SchemaIssue, validateAgainstSchema } from "./json-schema.ts";
+export {
+  checkJsonSchema,
+  type SchemaCheck,
+  type SchemaIssue,
+  schemaCheck,
+  validateAgainstSchema,
+} from "./json-schema.ts";
 export { type CatalogReport, isError, loadCatalog, readCatalog } from "./load.ts";
 export { CatalogError, type CatalogProblem, formatProblem } from "./problem.ts";
 export {

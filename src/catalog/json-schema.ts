@@ -76,6 +76,15 @@ function validatorFor(schema: object): ValidateFunction {
   return validate;
 }
 
+/** A compiled check: undefined for a valid value (allocating nothing), else one issue per failed constraint. */
+export type SchemaCheck = (value: unknown) => SchemaIssue[] | undefined;
+
+/** The check for one schema, compiled once, for callers that check many values against it. */
+export function schemaCheck(schema: object): SchemaCheck {
+  const validate = validatorFor(schema);
+  return (value) => (validate(value) ? undefined : (validate.errors ?? []).map(describe));
+}
+
 /** Validates a value against a JSON Schema; returns one issue per failed constraint, with its path. */
 export function validateAgainstSchema(schema: object, value: unknown): SchemaIssue[] {
   const validate = validatorFor(schema);

@@ -4,7 +4,7 @@
 // Batches are partitioned into parallel groups of concurrency-safe calls; context patches land after.
 import { EventEmitter } from "node:events";
 import { performance } from "node:perf_hooks";
-import { type Tool, validateAgainstSchema } from "../catalog/index.ts";
+import { type SchemaCheck, schemaCheck, type Tool } from "../catalog/index.ts";
 import type { DataStore } from "../store/index.ts";
 import { type BreakerInfo, BreakerRegistry, type ToolBreaker } from "./breaker.ts";
 import { applyBudget, fitsBudget } from "./budget.ts";
@@ -345,8 +345,9 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
         this.#cancelled(run);
         return;
       }
-      const issues = validateAgainstSchema(tool.inputSchema, args);
-      if (issues.length > 0) {
+      policy.inputCheck ??= schemaCheck(tool.inputSchema);
+      const issues = policy.inputCheck(args);
+      if (issues) {
         const error = new SchemaError("arguments", issues);
         this.emit("rejected", { callId: call.id, tool: tool.name, class: "schema", message: error.message });
         this.#finish(run, "failed", { class: "schema", message: error.message, issues });
@@ -449,7 +450,10 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
     try {
       let output: unknown;
       try {
-        output = normaliseOutput(outputOf(raw), (run.tool as Tool).outputSchema);
+        output = normaliseOutput(
+          outputOf(raw),
+          outputCheckOf(run.tool as Tool, run.policy as EffectivePolicy),
+        );
       } catch (error) {
         this.#settleChain(run, this.#runChain(run, { error }));
         return;
@@ -600,7 +604,7 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
               policy.timeoutMs,
               run.signal,
               (raw) => {
-                const output = normaliseOutput(outputOf(raw), tool.outputSchema);
+                const output = normaliseOutput(outputOf(raw), outputCheckOf(tool, policy));
                 patch = patchOf(raw);
                 return output;
               },
@@ -762,6 +766,13 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
 }
 
 type RetryClass = DispatchEvents["retry"][0]["class"];
+
+/** The tool's compiled outputSchema, undefined when it has none. */
+function outputCheckOf(tool: Tool, policy: EffectivePolicy): SchemaCheck | undefined {
+  if (!tool.outputSchema) return undefined;
+  policy.outputCheck ??= schemaCheck(tool.outputSchema);
+  return policy.outputCheck;
+}
 
 function warn(provenance: Provenance, message: string): void {
   if (provenance.warnings) provenance.warnings.push(message);

@@ -1,7 +1,7 @@
 // The canonical normaliser every provider's answer passes before the tool's outputSchema: providers answer
 // in different shapes for the same tool (an MCP CallToolResult, JSON text, a plain value), and the output
 // an agent sees must not depend on which provider answered.
-import { validateAgainstSchema } from "../catalog/index.ts";
+import type { SchemaCheck } from "../catalog/index.ts";
 import { DispatchError, SchemaError } from "./errors.ts";
 
 interface McpResult {
@@ -30,7 +30,8 @@ function parseJsonText(text: string): unknown {
   }
 }
 
-export function normaliseOutput(raw: unknown, outputSchema: object | undefined): unknown {
+/** `outputCheck` is the tool's compiled outputSchema, undefined when it has none. */
+export function normaliseOutput(raw: unknown, outputCheck: SchemaCheck | undefined): unknown {
   let output = raw;
   if (isMcpResult(raw)) {
     const text = raw.content
@@ -39,11 +40,11 @@ export function normaliseOutput(raw: unknown, outputSchema: object | undefined):
       .join("\n");
     // An MCP tool reports its own failure in-band; its text says why (and is classified like any error).
     if (raw.isError) throw new DispatchError("unknown", text || "the tool reported an error");
-    output = raw.structuredContent ?? (outputSchema ? parseJsonText(text) : text);
-  } else if (typeof raw === "string" && outputSchema) output = parseJsonText(raw);
-  if (outputSchema) {
-    const issues = validateAgainstSchema(outputSchema, output);
-    if (issues.length > 0) throw new SchemaError("output", issues);
+    output = raw.structuredContent ?? (outputCheck ? parseJsonText(text) : text);
+  } else if (typeof raw === "string" && outputCheck) output = parseJsonText(raw);
+  if (outputCheck) {
+    const issues = outputCheck(output);
+    if (issues) throw new SchemaError("output", issues);
   }
   return output;
 }
