@@ -188,6 +188,8 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
   readonly #policyOf: (tool: Tool) => EffectivePolicy;
   readonly #global: Semaphore;
   readonly #toolSlots = new Map<string, Semaphore>();
+  /** Counts changes to #toolSlots, so a policy's cached slots are known to be current. */
+  #slotsGeneration = 0;
   readonly #breakers: BreakerRegistry;
   readonly #cache: ResultCache;
   readonly #log: ExecutionLog;
@@ -431,8 +433,11 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
     const tool = run.tool as Tool;
     const policy = run.policy as EffectivePolicy;
     const provider = run.providers[0];
-    const breaker =
-      provider && this.#breakers.get(tool.name, provider.id, policy.breaker, tool.policy?.errors);
+    let breaker = policy.firstBreaker;
+    if (provider && breaker?.provider !== provider.id) {
+      breaker = this.#breakers.get(tool.name, provider.id, policy.breaker, tool.policy?.errors);
+      policy.firstBreaker = breaker;
+    }
     if (!provider || !breaker?.closed) {
       this.#settleChain(run, this.#runChain(run));
       return;
@@ -674,11 +679,15 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
   }
 
   #slotsOf(tool: Tool, policy: EffectivePolicy): Semaphore {
+    if (policy.slots && policy.slotsGeneration === this.#slotsGeneration) return policy.slots;
     let slots = this.#toolSlots.get(tool.name);
     if (!slots || slots.limit !== policy.concurrencyLimit) {
       slots = new Semaphore(policy.concurrencyLimit);
       this.#toolSlots.set(tool.name, slots);
+      this.#slotsGeneration++;
     }
+    policy.slots = slots;
+    policy.slotsGeneration = this.#slotsGeneration;
     return slots;
   }
 

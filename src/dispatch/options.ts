@@ -2,6 +2,8 @@
 // `policy` over these defaults, worked out once per tool definition rather than on every call.
 import { z } from "zod";
 import type { SchemaCheck, Tool } from "../catalog/index.ts";
+import type { ToolBreaker } from "./breaker.ts";
+import type { Semaphore } from "./bulkhead.ts";
 
 const retryOptionsSchema = z.strictObject({
   retries: z.number().int().min(0).max(20).default(3),
@@ -70,6 +72,15 @@ export interface EffectivePolicy {
    */
   inputCheck: SchemaCheck | undefined;
   outputCheck: SchemaCheck | undefined;
+  /**
+   * The breaker of the provider this tool's last call went to first, and the tool's slots with the
+   * dispatcher's slot generation they were looked up in: the same answers the registry and the slot map
+   * would give (neither changes an entry without the generation or the provider changing), without a
+   * hash lookup per call.
+   */
+  firstBreaker: ToolBreaker | undefined;
+  slots: Semaphore | undefined;
+  slotsGeneration: number;
 }
 
 /**
@@ -99,6 +110,9 @@ function resolve(tool: Tool, options: DispatcherOptions, resolved: WeakMap<Tool,
       (kind === "terminal" ? options.terminalBudgetTokens : options.resultBudgetTokens),
     inputCheck: undefined,
     outputCheck: undefined,
+    firstBreaker: undefined,
+    slots: undefined,
+    slotsGeneration: -1,
   };
   if (idempotencyKey !== undefined) policy.idempotencyKey = idempotencyKey;
   // Caching a tool with side effects would skip the side effect, so only read-only tools are cached.

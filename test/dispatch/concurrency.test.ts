@@ -186,3 +186,35 @@ test("context modifiers apply after the whole batch, in call order", async () =>
   await dispatcher.execute([{ id: "e", name: "shell", arguments: {} }], { context });
   assert.equal((seen as Record<string, unknown>).e, "/c");
 });
+
+test("a tool redefined with another concurrency limit gets slots with that limit, and the first definition again its own", async () => {
+  let active = 0;
+  let peak = 0;
+  const provider: Provider = {
+    id: "counting",
+    async invoke() {
+      active++;
+      peak = Math.max(peak, active);
+      await tick();
+      await tick();
+      active--;
+      return { ok: true };
+    },
+  };
+  const one = readTool("lookup", { policy: { concurrency: { limit: 1 } } });
+  const three = readTool("lookup", { policy: { concurrency: { limit: 3 } } });
+  let current = one;
+  const dispatcher = new Dispatcher({ tools: { get: () => current }, providers: () => [provider] });
+  const threeAtOnce = () =>
+    Promise.all(["a", "b", "c"].map((id) => dispatcher.execute([{ id, name: "lookup", arguments: {} }])));
+  await threeAtOnce();
+  assert.equal(peak, 1);
+  current = three;
+  peak = 0;
+  await threeAtOnce();
+  assert.equal(peak, 3);
+  current = one;
+  peak = 0;
+  await threeAtOnce();
+  assert.equal(peak, 1);
+});
