@@ -6,8 +6,11 @@ import type { LexicalIndex } from "./lexical.ts";
 import type { Entry } from "./persist.ts";
 import { dot } from "./tiers.ts";
 
-/** Dense entries fetched per query, before grouping by tool. */
-const DENSE_FETCH = 64;
+/**
+ * Dense entries fetched per query, before grouping by tool. 32 gave the same MetaTool (with examples),
+ * bundled-catalog and API-catalog figures as 64, and lets the HNSW search run at ef 32 (see dense.ts).
+ */
+const DENSE_FETCH = 32;
 /** Lexical-only tools that join the candidates. */
 const LEXICAL_FETCH = 32;
 
