@@ -117,6 +117,8 @@ class RunningIndex {
   }
 
   get(id: string): Running | undefined {
+    // Nothing running, nothing to share: a client awaiting call after call never pays for the lookup.
+    if (this.#size === 0) return undefined;
     const entry = this.#byId.get(id);
     return entry && !entry.finished ? entry : undefined;
   }
@@ -141,6 +143,12 @@ class RunningIndex {
   }
 
   #renew(): void {
+    // Usually nothing is running by then, and there is nothing to carry over.
+    if (this.#size === 0) {
+      this.#byId = new Map();
+      this.#renewAt = RENEW_AT;
+      return;
+    }
     const running = this.entries();
     this.#byId = new Map(running.map((entry) => [entry.id, entry]));
     this.#renewAt = Math.max(RENEW_AT, 2 * running.length);
