@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import type { Tool } from "../catalog/index.ts";
 import { type Calibration, calibrationSchema } from "./calibration.ts";
+import { forCatalog } from "./catalog-profile.ts";
 
 const shippedSchema = z.array(
   z.object({
@@ -30,8 +31,9 @@ export function defaultCalibration(embedderId: string, tools: readonly Tool[]): 
     const shared = s.tools.filter((n) => names.has(n)).length;
     return shared / Math.max(s.tools.length, names.size) >= SAME_CATALOG_OVERLAP;
   });
-  const chosen = same ?? forEmbedder.find((s) => !s.tools);
-  if (chosen) return chosen.calibration;
+  if (same) return same.calibration;
+  const generic = forEmbedder.find((s) => !s.tools);
+  if (generic) return forCatalog(generic.calibration, tools);
   return {
     version: 1,
     embedderId,

@@ -1,6 +1,7 @@
 // The router's pure parts: name splitting, BM25 coverage, fusion, metrics, feedback bounds.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { combinatorialNaming, forCatalog } from "../../src/router/catalog-profile.ts";
 import { addPair, MAX_FEEDBACK_PER_TOOL, MAX_FEEDBACK_TOTAL } from "../../src/router/feedback.ts";
 import { fuse } from "../../src/router/fusion.ts";
 import { LexicalIndex } from "../../src/router/lexical.ts";
@@ -99,4 +100,30 @@ test("feedback is deduplicated and bounded per tool and in total, oldest dropped
   assert.equal(pairs.length, MAX_FEEDBACK_TOTAL);
   assert.equal(pairs[0]?.query, "x1");
   assert.equal(pairs.at(-1)?.query, "newest");
+});
+
+test("catalog profile: API-style naming moves an uncalibrated catalog's fusion towards lexical", () => {
+  const api = ["listProjectIssues", "deleteProjectIssue", "deleteAccountIssue", "list_account_issues"].map(
+    (n) => tool(n, "An operation."),
+  );
+  const oneOff = ["WeatherTool", "FinanceTool", "PDF&URLTool", "searchFlights"].map((n) =>
+    tool(n, "A tool."),
+  );
+  assert.equal(combinatorialNaming(api), 1);
+  assert.equal(combinatorialNaming(oneOff), 0);
+  assert.equal(combinatorialNaming([...api, ...oneOff]), 0.5);
+  const generic = {
+    version: 1 as const,
+    embedderId: "test",
+    lexicalWeight: 0.6,
+    rejectWeight: 0,
+    threshold: 0.3,
+    tierConfidence: null,
+    source: "generic",
+    noToolQueries: [],
+  };
+  assert.equal(forCatalog(generic, oneOff), generic);
+  const adapted = forCatalog(generic, [...api, ...oneOff]);
+  assert.ok(adapted.lexicalWeight > 0.6 && adapted.lexicalWeight < forCatalog(generic, api).lexicalWeight);
+  assert.match(adapted.source, /^generic; lexical weight 0.6 -> /);
 });
