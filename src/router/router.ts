@@ -408,7 +408,9 @@ export class Router {
 
   private exampleSetOf(name: string, excluded?: Set<number>): ExampleSet | null {
     const tool = this.tools.get(name);
-    if (!tool) return null;
+    // A tool with fewer than two entries has no two examples; most tools of a large catalog have none, and
+    // building their main text for nothing showed up in the routing profile at 100k tools.
+    if (!tool || this.files.labelsOf(name).length < 2) return null;
     const mainOf = mainText(tool);
     let main: Float32Array | undefined;
     const examples: Float32Array[] = [];
