@@ -22,7 +22,7 @@ import { DEFAULT_HNSW } from "../src/router/dense.ts";
 import { LexicalIndex } from "../src/router/lexical.ts";
 import { percentile } from "../src/router/metrics.ts";
 import { Router, type RouterEmbedder } from "../src/router/router.ts";
-import { denseText, nameWords } from "../src/router/text.ts";
+import { mainText, nameWords } from "../src/router/text.ts";
 import { FileStore } from "../src/store/index.ts";
 import { generate } from "../test/router/fixtures/generate-api-catalog.ts";
 
@@ -74,9 +74,9 @@ async function realEmbedder() {
   const routeTimes: number[] = [];
   for (const q of queries.slice(45, 85)) routeTimes.push((await time(() => router.route(q, { topK: 5 })))[0]);
 
-  // Raw batched throughput on the same kind of texts the build embeds.
+  // Raw batched throughput on the texts the build embeds.
   const api = generate(512, 0).tools;
-  const texts = api.map((t) => denseText(t as Tool));
+  const texts = api.map((t) => mainText(t as Tool));
   const [rawMs] = await time(async () => {
     for (let i = 0; i < texts.length; i += 64) await embedder.embed(texts.slice(i, i + 64));
   });

@@ -20,7 +20,7 @@ import { fuse } from "./fusion.ts";
 import { LexicalIndex } from "./lexical.ts";
 import { NO_TOOL_ANCHORS } from "./no-tool-anchors.ts";
 import { type Entry, IndexFiles } from "./persist.ts";
-import { denseText } from "./text.ts";
+import { mainText } from "./text.ts";
 import { cluster, dot, MIN_TOOLS_FOR_TIERS, Tiers } from "./tiers.ts";
 
 export const MAX_QUERY_CHARS = 1000;
@@ -544,17 +544,6 @@ export class Router {
     if (category && vector) this.tiers.add(category, vector, -1);
     this.categoryOf.delete(tool.name);
   }
-}
-
-/**
- * The text embedded as a tool's main vector: its text framed as a request to an assistant. Queries are
- * requests ("Can you find me…"), descriptions are not; framing the description the same way moves its
- * vector into the queries' register, which the small sentence encoder needs. On the MetaTool dev halves
- * (descriptions only) recall@5 rose 0.768 -> 0.781 / 0.790 -> 0.803 and the no-tool AUROC 0.858 -> 0.908 /
- * 0.785 -> 0.868; other request framings ("Could you help me? I need this: …") gave nearly the same gains.
- */
-function mainText(tool: Tool): string {
-  return `Hi! Can you help me? ${denseText(tool)}`;
 }
 
 /** How much less a tool's single closest example counts than the mean of its two closest (see scoreByExamples). */

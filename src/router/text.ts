@@ -14,13 +14,24 @@ export function nameWords(name: string): string[] {
     .filter((w) => w.length > 0);
 }
 
-/** The text embedded as a tool's main vector. */
-export function denseText(tool: Tool): string {
+/** A tool's words for the dense half: name words, title, description, tags. */
+function denseText(tool: Tool): string {
   const parts = [nameWords(tool.name).join(" ")];
   if (tool.title) parts.push(tool.title);
   parts.push(tool.description);
   if (tool.tags?.length) parts.push(tool.tags.join(", "));
   return parts.join(". ");
+}
+
+/**
+ * The text embedded as a tool's main vector: its text framed as a request to an assistant. Queries are
+ * requests ("Can you find me…"), descriptions are not; framing the description the same way moves its
+ * vector into the queries' register, which the small sentence encoder needs. On the MetaTool dev halves
+ * (descriptions only) recall@5 rose 0.768 -> 0.781 / 0.790 -> 0.803 and the no-tool AUROC 0.858 -> 0.908 /
+ * 0.785 -> 0.868; other request framings ("Could you help me? I need this: …") gave nearly the same gains.
+ */
+export function mainText(tool: Tool): string {
+  return `Hi! Can you help me? ${denseText(tool)}`;
 }
 
 // A short English stop list: BM25's IDF already discounts common words, but dropping them keeps posting
