@@ -80,7 +80,7 @@ export function findCandidates(
   let added = 0;
   for (const [tool, s] of found.top(allowed ? LEXICAL_FETCH * 4 : LEXICAL_FETCH)) {
     if (added >= LEXICAL_FETCH) break;
-    if (dense.has(tool) || (allowed && !allowed.has(categoryOf.get(tool) ?? ""))) continue;
+    if (dense.has(tool) || !inScope(tool)) continue;
     added++;
     let best = -1;
     for (const label of sources.labelsOf(tool)) {

@@ -87,7 +87,7 @@ function term(word: string): string {
 }
 
 /** Two terms, order-free, as one key no single term can equal (terms are letters and digits only). */
-export function pairKey(a: string, b: string): string {
+function pairKey(a: string, b: string): string {
   return a < b ? `${a}+${b}` : `${b}+${a}`;
 }
 
