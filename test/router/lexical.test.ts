@@ -72,3 +72,53 @@ test("BM25 ranks a resource's operation above the same operation on its sub-reso
     "deleteProjectIssueComment",
   );
 });
+
+// top() skips adding new documents from the common terms' lists once they cannot enter the top (see
+// lexical.ts); on a catalog where a few words are everywhere and others are rare, its answer must still be
+// exactly the best documents by their full scores.
+test("BM25's pruned top-k equals the best tools by full score", () => {
+  const words = [
+    "list",
+    "get",
+    "github",
+    "issue",
+    "project",
+    "comment",
+    "webhook",
+    "label",
+    "release",
+    "team",
+  ];
+  const index = new LexicalIndex();
+  const names: string[] = [];
+  let seed = 7;
+  const next = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
+  // Word i appears in a tool with probability falling with i: "list" and "get" are common, "team" rare.
+  for (let t = 0; t < 600; t++) {
+    const chosen = words.filter((_, i) => next() < 0.9 / (i + 1));
+    const name = `tool${t}${chosen.map((w) => w[0]?.toUpperCase() + w.slice(1)).join("")}`;
+    names.push(name);
+    index.upsert(tool(name, `${chosen.join(" ")} ${words[Math.floor(next() * words.length)]}`));
+  }
+  const queries = [
+    "list the github issues",
+    "get a team release label",
+    "github webhook for a project comment",
+  ];
+  for (const q of queries) {
+    const found = index.search(q);
+    const full = names
+      .map((n) => [n, found.score(n)] as const)
+      .filter(([, s]) => s > 0)
+      .sort((a, b) => b[1] - a[1]);
+    for (const k of [1, 5, 20]) {
+      const top = found.top(k);
+      assert.equal(top.length, Math.min(k, full.length));
+      for (const [i, [, s]] of top.entries())
+        assert.ok(Math.abs(s - (full[i]?.[1] ?? -1)) < 1e-12, `${q} @${k}: rank ${i}`);
+    }
+  }
+});
