@@ -15,18 +15,22 @@ export interface TierChoice {
 }
 
 export class Tiers {
-  /** Unnormalised sums of member vectors, updated as tools come and go. */
-  private readonly sums = new Map<string, { sum: Float32Array; count: number }>();
+  /**
+   * Unnormalised sums of member vectors, updated as tools come and go, and each sum's length, computed at
+   * the first query after a change rather than on every query (NaN until then).
+   */
+  private readonly sums = new Map<string, { sum: Float32Array; count: number; norm: number }>();
 
   add(category: string, vector: Float32Array, sign: 1 | -1 = 1): void {
     let entry = this.sums.get(category);
     if (!entry) {
-      entry = { sum: new Float32Array(vector.length), count: 0 };
+      entry = { sum: new Float32Array(vector.length), count: 0, norm: Number.NaN };
       this.sums.set(category, entry);
     }
     for (let i = 0; i < vector.length; i++)
       entry.sum[i] = (entry.sum[i] as number) + sign * (vector[i] as number);
     entry.count += sign;
+    entry.norm = Number.NaN;
     if (entry.count <= 0) this.sums.delete(category);
   }
 
@@ -37,10 +41,10 @@ export class Tiers {
   choose(query: Float32Array): TierChoice | undefined {
     if (this.sums.size < 3) return undefined;
     const ranked = [...this.sums]
-      .map(([category, { sum }]) => ({
-        category,
-        similarity: dot(query, sum) / (Math.sqrt(dot(sum, sum)) || 1),
-      }))
+      .map(([category, entry]) => {
+        if (Number.isNaN(entry.norm)) entry.norm = Math.sqrt(dot(entry.sum, entry.sum)) || 1;
+        return { category, similarity: dot(query, entry.sum) / entry.norm };
+      })
       .sort((a, b) => b.similarity - a.similarity);
     const top = ranked[0]?.similarity ?? 0;
     const taken = ranked.filter((r, i) => i < MAX_TAKEN && r.similarity >= top - TAKE_WITHIN);
