@@ -81,6 +81,9 @@ export class DeadlineTimer {
   #unrefScheduled = false;
   /** Deadlines added and neither expired nor cancelled. */
   pending = 0;
+  /** The list of the last deadline added, while it is in #lists. */
+  #lastMs = Number.NaN;
+  #lastList: List | undefined = undefined;
 
   /**
    * Calls `target.expired()` once `ms` milliseconds from now, unless cancelled first. A caller that has just read
@@ -88,11 +91,14 @@ export class DeadlineTimer {
    * the lists rely on deadlines being added in time order.
    */
   add(ms: number, target: Expiring, now = performance.now()): Deadline {
-    let list = this.#lists.get(ms);
+    // Nearly every deadline has the duration of the one before (one tool, or the default timeout).
+    let list = ms === this.#lastMs ? this.#lastList : this.#lists.get(ms);
     if (!list) {
       list = new List(this);
       this.#lists.set(ms, list);
     }
+    this.#lastMs = ms;
+    this.#lastList = list;
     const node = new Entry(now + ms, target, list);
     list.append(node);
     if (node.at < this.#armedAt) this.#arm(node.at);
@@ -137,7 +143,10 @@ export class DeadlineTimer {
     let earliest = Number.POSITIVE_INFINITY;
     for (const [ms, list] of this.#lists) {
       if (list.head) earliest = Math.min(earliest, list.head.at);
-      else this.#lists.delete(ms);
+      else {
+        this.#lists.delete(ms);
+        if (list === this.#lastList) this.#lastList = undefined;
+      }
     }
     // An expiry may have added deadlines (and armed the timer) already.
     if (earliest < this.#armedAt) this.#arm(earliest);

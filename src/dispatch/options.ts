@@ -89,7 +89,17 @@ export interface EffectivePolicy {
  */
 export function policyResolver(options: DispatcherOptions): (tool: Tool) => EffectivePolicy {
   const resolved = new WeakMap<Tool, EffectivePolicy>();
-  return (tool) => resolved.get(tool) ?? resolve(tool, options, resolved);
+  // The last answer is kept as well (and with it that one tool definition): calls to one tool in a row
+  // (a client calling it in a loop) then cost one comparison instead of a WeakMap lookup each.
+  let lastTool: Tool | undefined;
+  let lastPolicy: EffectivePolicy | undefined;
+  return (tool) => {
+    if (tool === lastTool && lastPolicy) return lastPolicy;
+    const policy = resolved.get(tool) ?? resolve(tool, options, resolved);
+    lastTool = tool;
+    lastPolicy = policy;
+    return policy;
+  };
 }
 
 function resolve(tool: Tool, options: DispatcherOptions, resolved: WeakMap<Tool, EffectivePolicy>) {

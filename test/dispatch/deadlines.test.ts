@@ -67,6 +67,20 @@ test("a deadline added from an expiry is armed and expires too", async () => {
   assert.deepEqual(await all, ["first", "added later"]);
 });
 
+test("a duration whose deadlines have all expired works again for a later deadline", {
+  timeout: 5_000,
+}, async () => {
+  const timer = new DeadlineTimer();
+  const once = recorder(1);
+  timer.add(5, once.target("first"));
+  assert.deepEqual(await once.all, ["first"]);
+  // The expired duration's list is gone by now; a new deadline of the same duration must still expire.
+  const again = recorder(1);
+  timer.add(5, again.target("second"));
+  assert.deepEqual(await again.all, ["second"]);
+  assert.equal(timer.pending, 0);
+});
+
 /** Runs a dispatcher in a child process and returns what it printed; a hang fails at the 20 s kill. */
 function runChild(script: string): Promise<string> {
   const dispatch = new URL("../../src/dispatch/index.ts", import.meta.url).href;

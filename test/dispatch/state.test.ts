@@ -99,3 +99,30 @@ test("statistics count outcomes by status", async () => {
   assert.deepEqual(stats.byStatus, { completed: 1, failed: 1, timeout: 0, cancelled: 0 });
   assert.equal(stats.finished, 2);
 });
+
+test("a running id is found whether it started alone or beside other calls", async () => {
+  const { provider, release } = gated();
+  const dispatcher = new Dispatcher({ tools: catalog(writeTool("pay")), providers: () => [provider] });
+  // "a" starts while nothing runs, "b" beside it; then each id is sent again while both still run.
+  const a = dispatcher.execute([{ id: "a", name: "pay", arguments: {} }]);
+  const b = dispatcher.execute([{ id: "b", name: "pay", arguments: {} }]);
+  const againA = dispatcher.execute([{ id: "a", name: "pay", arguments: {} }]);
+  const againB = dispatcher.execute([{ id: "b", name: "pay", arguments: {} }]);
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(
+    dispatcher.executions().map((e) => [e.id, e.status]),
+    [
+      ["a", "in_progress"],
+      ["b", "in_progress"],
+    ],
+  );
+  release();
+  const [[ra], [rb], [ra2], [rb2]] = await Promise.all([a, b, againA, againB]);
+  assert.equal(provider.invocations, 2);
+  assert.equal(ra2, ra);
+  assert.equal(rb2, rb);
+  // Once both have finished, the same ids run again.
+  const [[third]] = await Promise.all([dispatcher.execute([{ id: "a", name: "pay", arguments: {} }])]);
+  assert.equal(provider.invocations, 3);
+  assert.notEqual(third, ra);
+});
