@@ -25,7 +25,7 @@ import {
 } from "./options.ts";
 import { partition } from "./partition.ts";
 import { sleep as realSleep, retryAfterFailure, type Sleep } from "./retry.ts";
-import { ExecutionLog, type ExecutionRecord, type ExecutionStatistics, Running } from "./state.ts";
+import { ExecutionLog, type ExecutionRecord, type ExecutionStatistics, type Running } from "./state.ts";
 import { type AttemptSink, invokeWithDeadline, invokeWithTimeout } from "./timeout.ts";
 import { estimateTokens, type TokenCounter, tokenCounter } from "./tokens.ts";
 import type {
@@ -75,8 +75,16 @@ interface FirstAttemptHandlers {
 /**
  * One call on its way through the pipeline: what it needs, what is known so far, and whom to tell. It is
  * also its own execution-log entry and its first attempt's sink, so neither costs an object of its own.
+ * Every field is assigned in the constructor, none is private and nothing is inherited: V8 then makes one
+ * plain object, where a subclass with field initialisers and private fields cost a `super` call and an
+ * initialiser call per call until it was optimised fully (measured in `npm run bench:dispatch`).
  */
-class Run extends Running implements AttemptSink {
+class Run implements Running, AttemptSink {
+  readonly id: string;
+  readonly name: string;
+  startedAt: number;
+  finished: boolean;
+  waiters: ((result: CallResult) => void)[] | undefined;
   readonly call: ToolCall;
   readonly args: Record<string, unknown>;
   readonly tool: Tool | undefined;
@@ -84,39 +92,39 @@ class Run extends Running implements AttemptSink {
   readonly providers: Provider[];
   readonly signal: AbortSignal | undefined;
   readonly snapshot: CallContext;
+  readonly handlers: FirstAttemptHandlers;
   /** Written by the slow paths only; see `provenance` and `answeredAtOnce`. */
-  #provenance: Provenance | undefined = undefined;
+  ownProvenance: Provenance | undefined;
   /**
    * The shared, frozen provenance of a call its first provider answered at the first attempt through a
    * closed breaker (the common case): made once per breaker instead of per call.
    */
-  answeredAtOnce: Provenance | undefined = undefined;
+  answeredAtOnce: Provenance | undefined;
   /** The first provider's first attempt was made by #call (it counts in `attempts`). */
-  attempted = false;
-  readonly #handlers: FirstAttemptHandlers;
-  started = 0;
+  attempted: boolean;
+  started: number;
   /** When the call got its slots (performance.now()). */
-  readyAt = 0;
-  queuedMs = 0;
-  cacheKey: string | undefined = undefined;
+  readyAt: number;
+  queuedMs: number;
+  cacheKey: string | undefined;
   /** Whether the call is in the execution log; not when it shares another call's result. */
-  logged = false;
+  logged: boolean;
   /** The per-tool slots while this call holds them (and a global slot with them). */
-  slots: Semaphore | undefined = undefined;
+  slots: Semaphore | undefined;
   /** The context patch of a finished call; the batch applies it after every call has finished. */
-  patch: Patch | undefined = undefined;
+  patch: Patch | undefined;
   /** True while #start runs: a call finished by then closes its record a microtask later (see #finish). */
-  starting = false;
+  starting: boolean;
   /** The result is built (a fault after that must not build another). */
-  done = false;
+  done: boolean;
   /** Whom the result goes to: a single call's caller (as `[result]`), or a batch's slot. */
-  resolveSingle: ((results: CallResult[]) => void) | undefined = undefined;
-  resolveInBatch: ((result: CallResult) => void) | undefined = undefined;
+  resolveSingle: ((results: CallResult[]) => void) | undefined;
+  resolveInBatch: ((result: CallResult) => void) | undefined;
   /** A single call's context, which its patch changes once it has finished. */
-  context: Record<string, unknown> | undefined = undefined;
+  context: Record<string, unknown> | undefined;
   /** The provider and breaker of the first attempt, made by #call on a closed breaker. */
-  provider: Provider | undefined = undefined;
-  breaker: ToolBreaker | undefined = undefined;
+  provider: Provider | undefined;
+  breaker: ToolBreaker | undefined;
 
   constructor(
     handlers: FirstAttemptHandlers,
@@ -127,7 +135,11 @@ class Run extends Running implements AttemptSink {
     signal: AbortSignal | undefined,
     snapshot: CallContext,
   ) {
-    super(call.id, call.name);
+    this.id = call.id;
+    this.name = call.name;
+    this.startedAt = 0;
+    this.finished = false;
+    this.waiters = undefined;
     this.call = call;
     this.args = call.arguments ?? {};
     this.tool = tool;
@@ -135,26 +147,43 @@ class Run extends Running implements AttemptSink {
     this.providers = providers;
     this.signal = signal;
     this.snapshot = snapshot;
-    this.#handlers = handlers;
+    this.handlers = handlers;
+    this.ownProvenance = undefined;
+    this.answeredAtOnce = undefined;
+    this.attempted = false;
+    this.started = 0;
+    this.readyAt = 0;
+    this.queuedMs = 0;
+    this.cacheKey = undefined;
+    this.logged = false;
+    this.slots = undefined;
+    this.patch = undefined;
+    this.starting = false;
+    this.done = false;
+    this.resolveSingle = undefined;
+    this.resolveInBatch = undefined;
+    this.context = undefined;
+    this.provider = undefined;
+    this.breaker = undefined;
   }
 
   /** The call's provenance to write to, made on first use (from the shared one, if the call has it). */
   get provenance(): Provenance {
-    let provenance = this.#provenance;
+    let provenance = this.ownProvenance;
     if (!provenance) {
       const shared = this.answeredAtOnce;
       provenance = shared
         ? { ...shared, breakers: { ...shared.breakers } }
         : { attempts: this.attempted ? 1 : 0, stale: false, breakers: {} };
       this.answeredAtOnce = undefined;
-      this.#provenance = provenance;
+      this.ownProvenance = provenance;
     }
     return provenance;
   }
 
   /** The provenance the result carries. */
   finalProvenance(): Provenance {
-    return this.#provenance ?? this.answeredAtOnce ?? this.provenance;
+    return this.ownProvenance ?? this.answeredAtOnce ?? this.provenance;
   }
 
   /** Hands the result to whoever waits for it. */
@@ -167,11 +196,11 @@ class Run extends Running implements AttemptSink {
   }
 
   answered(answer: unknown): void {
-    this.#handlers.answered(this, answer);
+    this.handlers.answered(this, answer);
   }
 
   failed(error: unknown): void {
-    this.#handlers.failed(this, error);
+    this.handlers.failed(this, error);
   }
 }
 
@@ -319,7 +348,7 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
     // The same tool_call_id never runs twice at once: the second caller gets the first's result. The patch
     // goes with the first caller only, so a context change is applied once.
     if (running) {
-      running.share((result) => run.deliver(result));
+      this.#log.share(running, (result) => run.deliver(result));
       return;
     }
     run.started = performance.now();
