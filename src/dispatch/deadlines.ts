@@ -26,17 +26,20 @@ export interface Expiring {
   expired(): void;
 }
 
+/** Fields `declare`d and assigned in the constructor: no class field initialiser runs per deadline. */
 class Entry implements Deadline {
-  readonly at: number;
-  readonly target: Expiring;
-  list: List | undefined;
-  prev: Entry | undefined;
-  next: Entry | undefined;
+  declare readonly at: number;
+  declare readonly target: Expiring;
+  declare list: List | undefined;
+  declare prev: Entry | undefined;
+  declare next: Entry | undefined;
 
   constructor(at: number, target: Expiring, list: List) {
     this.at = at;
     this.target = target;
     this.list = list;
+    this.prev = undefined;
+    this.next = undefined;
   }
 
   cancel(): void {

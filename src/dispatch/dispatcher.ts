@@ -75,56 +75,57 @@ interface FirstAttemptHandlers {
 /**
  * One call on its way through the pipeline: what it needs, what is known so far, and whom to tell. It is
  * also its own execution-log entry and its first attempt's sink, so neither costs an object of its own.
- * Every field is assigned in the constructor, none is private and nothing is inherited: V8 then makes one
- * plain object, where a subclass with field initialisers and private fields cost a `super` call and an
- * initialiser call per call until it was optimised fully (measured in `npm run bench:dispatch`).
+ * Every field is `declare`d (so no class field is emitted) and assigned in the constructor, none is private
+ * and nothing is inherited: V8 then makes one plain object, where a subclass with field initialisers and
+ * private fields cost a `super` call and an initialiser call per call until it was optimised fully
+ * (measured in `npm run bench:dispatch`).
  */
 class Run implements Running, AttemptSink {
-  readonly id: string;
-  readonly name: string;
-  startedAt: number;
-  finished: boolean;
-  waiters: ((result: CallResult) => void)[] | undefined;
-  readonly call: ToolCall;
-  readonly args: Record<string, unknown>;
-  readonly tool: Tool | undefined;
-  readonly policy: EffectivePolicy | undefined;
-  readonly providers: Provider[];
-  readonly signal: AbortSignal | undefined;
-  readonly snapshot: CallContext;
-  readonly handlers: FirstAttemptHandlers;
+  declare readonly id: string;
+  declare readonly name: string;
+  declare startedAt: number;
+  declare finished: boolean;
+  declare waiters: ((result: CallResult) => void)[] | undefined;
+  declare readonly call: ToolCall;
+  declare readonly args: Record<string, unknown>;
+  declare readonly tool: Tool | undefined;
+  declare readonly policy: EffectivePolicy | undefined;
+  declare readonly providers: Provider[];
+  declare readonly signal: AbortSignal | undefined;
+  declare readonly snapshot: CallContext;
+  declare readonly handlers: FirstAttemptHandlers;
   /** Written by the slow paths only; see `provenance` and `answeredAtOnce`. */
-  ownProvenance: Provenance | undefined;
+  declare ownProvenance: Provenance | undefined;
   /**
    * The shared, frozen provenance of a call its first provider answered at the first attempt through a
    * closed breaker (the common case): made once per breaker instead of per call.
    */
-  answeredAtOnce: Provenance | undefined;
+  declare answeredAtOnce: Provenance | undefined;
   /** The first provider's first attempt was made by #call (it counts in `attempts`). */
-  attempted: boolean;
-  started: number;
+  declare attempted: boolean;
+  declare started: number;
   /** When the call got its slots (performance.now()). */
-  readyAt: number;
-  queuedMs: number;
-  cacheKey: string | undefined;
+  declare readyAt: number;
+  declare queuedMs: number;
+  declare cacheKey: string | undefined;
   /** Whether the call is in the execution log; not when it shares another call's result. */
-  logged: boolean;
+  declare logged: boolean;
   /** The per-tool slots while this call holds them (and a global slot with them). */
-  slots: Semaphore | undefined;
+  declare slots: Semaphore | undefined;
   /** The context patch of a finished call; the batch applies it after every call has finished. */
-  patch: Patch | undefined;
+  declare patch: Patch | undefined;
   /** True while #start runs: a call finished by then closes its record a microtask later (see #finish). */
-  starting: boolean;
+  declare starting: boolean;
   /** The result is built (a fault after that must not build another). */
-  done: boolean;
+  declare done: boolean;
   /** Whom the result goes to: a single call's caller (as `[result]`), or a batch's slot. */
-  resolveSingle: ((results: CallResult[]) => void) | undefined;
-  resolveInBatch: ((result: CallResult) => void) | undefined;
+  declare resolveSingle: ((results: CallResult[]) => void) | undefined;
+  declare resolveInBatch: ((result: CallResult) => void) | undefined;
   /** A single call's context, which its patch changes once it has finished. */
-  context: Record<string, unknown> | undefined;
+  declare context: Record<string, unknown> | undefined;
   /** The provider and breaker of the first attempt, made by #call on a closed breaker. */
-  provider: Provider | undefined;
-  breaker: ToolBreaker | undefined;
+  declare provider: Provider | undefined;
+  declare breaker: ToolBreaker | undefined;
 
   constructor(
     handlers: FirstAttemptHandlers,

@@ -16,43 +16,53 @@ export interface AttemptSink {
  * The options a provider gets, and the attempt's own state. The AbortController is made when the provider
  * first reads `signal`: providers that never look at it (pure in-process tools) do not pay for one on every
  * call. A class, not an object literal with a getter: V8 gives each such literal a fresh hidden class, and
- * in the bench that alone cost more than the rest of an attempt, mostly in garbage collection.
+ * in the bench that alone cost more than the rest of an attempt, mostly in garbage collection. Its state is
+ * in `declare`d fields assigned in the constructor, not in private fields with initialisers: those cost a
+ * call of the initialiser and a definition per field, 4× the plain object until V8 optimised the attempt
+ * fully (measured in `npm run bench:dispatch`). A provider is typed to see `InvokeOptions` only.
  */
 class Attempt implements InvokeOptions, Expiring {
-  readonly callId: string;
-  readonly context: CallContext;
-  readonly #sink: AttemptSink;
-  readonly #batchSignal: AbortSignal | undefined;
-  #controller: AbortController | undefined;
-  #abortedWith: unknown;
-  #settled = false;
-  #deadline: Deadline | undefined;
-  #timeoutMs = 0;
+  declare readonly callId: string;
+  declare readonly context: CallContext;
+  declare readonly sink: AttemptSink;
+  declare readonly batchSignal: AbortSignal | undefined;
+  declare controller: AbortController | undefined;
+  declare abortedWith: unknown;
+  declare settled: boolean;
+  declare deadline: Deadline | undefined;
+  declare timeoutMs: number;
   /** The batch cancellation listener, kept so that it can be removed again. */
-  #onCancel: (() => void) | undefined;
+  declare onCancel: (() => void) | undefined;
 
   constructor(callId: string, context: CallContext, sink: AttemptSink, batchSignal: AbortSignal | undefined) {
     this.callId = callId;
     this.context = context;
-    this.#sink = sink;
-    this.#batchSignal = batchSignal;
+    this.sink = sink;
+    this.batchSignal = batchSignal;
+    this.controller = undefined;
+    this.abortedWith = undefined;
+    this.settled = false;
+    this.deadline = undefined;
+    this.timeoutMs = 0;
+    this.onCancel = undefined;
   }
 
   get signal(): AbortSignal {
-    if (!this.#controller) {
-      this.#controller = new AbortController();
-      if (this.#abortedWith !== undefined) this.#controller.abort(this.#abortedWith);
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.abortedWith !== undefined) this.controller.abort(this.abortedWith);
     }
-    return this.#controller.signal;
+    return this.controller.signal;
   }
 
   run(provider: Provider, args: Record<string, unknown>, timeoutMs: number, now: number | undefined): void {
-    this.#timeoutMs = timeoutMs;
-    this.#deadline = deadlines.add(timeoutMs, this, now);
-    const batchSignal = this.#batchSignal;
+    this.timeoutMs = timeoutMs;
+    this.deadline = deadlines.add(timeoutMs, this, now);
+    const batchSignal = this.batchSignal;
     if (batchSignal) {
-      this.#onCancel = () => this.#expire(batchSignal.reason);
-      batchSignal.addEventListener("abort", this.#onCancel, { once: true });
+      const onCancel = () => this.expire(batchSignal.reason);
+      this.onCancel = onCancel;
+      batchSignal.addEventListener("abort", onCancel, { once: true });
     }
     let running: Promise<unknown>;
     try {
@@ -63,32 +73,32 @@ class Attempt implements InvokeOptions, Expiring {
     // One reaction on the provider's promise settles the attempt; nothing else is chained per call.
     Promise.resolve(running).then(
       (answer) => {
-        if (this.#settle()) this.#sink.answered(answer);
+        if (this.settle()) this.sink.answered(answer);
       },
       (error) => {
-        if (this.#settle()) this.#sink.failed(error);
+        if (this.settle()) this.sink.failed(error);
       },
     );
   }
 
   /** The deadline passed (called by the shared deadline timer). */
   expired(): void {
-    this.#expire(new CallTimeoutError(this.#timeoutMs));
+    this.expire(new CallTimeoutError(this.timeoutMs));
   }
 
-  #expire(reason: unknown): void {
-    if (!this.#settle()) return;
-    this.#abortedWith = reason;
-    this.#controller?.abort(reason);
-    this.#sink.failed(reason);
+  expire(reason: unknown): void {
+    if (!this.settle()) return;
+    this.abortedWith = reason;
+    this.controller?.abort(reason);
+    this.sink.failed(reason);
   }
 
   /** True for the first settlement only; stops the deadline and the cancellation listener. */
-  #settle(): boolean {
-    if (this.#settled) return false;
-    this.#settled = true;
-    this.#deadline?.cancel();
-    if (this.#onCancel) this.#batchSignal?.removeEventListener("abort", this.#onCancel);
+  settle(): boolean {
+    if (this.settled) return false;
+    this.settled = true;
+    this.deadline?.cancel();
+    if (this.onCancel) this.batchSignal?.removeEventListener("abort", this.onCancel);
     return true;
   }
 }
