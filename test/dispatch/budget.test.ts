@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { countTokens } from "gpt-tokenizer";
-import { applyBudget } from "../../src/dispatch/budget.ts";
+import { applyBudget, fitsBudget } from "../../src/dispatch/budget.ts";
 import { Dispatcher, estimateTokens, type Provider } from "../../src/dispatch/index.ts";
-import { catalog, readTool } from "./harness.ts";
+import { catalog, readTool, seeded } from "./harness.ts";
 
 const words = (n: number, tag = "w") => Array.from({ length: n }, (_, i) => `${tag}${i}`).join(" ");
 
@@ -113,4 +113,42 @@ test("a truncated first-try answer gets its own provenance with the warning; pla
   assert.equal(cut?.provenance.attempts, 1);
   assert.deepEqual(cut?.provenance.breakers, { p: "closed" });
   assert.match(cut?.provenance.warnings?.[0] ?? "", /output truncated to the 500-token budget/);
+});
+
+test("an answer the size bound lets through untouched always fits its budget", () => {
+  // Values near the bound: keys and strings with quotes, control characters and lone surrogates (whose
+  // escapes are longest), numbers of every length, nested objects and arrays, and fields that are dropped.
+  const random = seeded(7);
+  const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)] as T;
+  const text = () =>
+    Array.from({ length: Math.floor(random() * 40) }, () =>
+      pick(["a", '"', "\\", "\n", "\u0001", "\ud800", "é", "7"]),
+    ).join("");
+  const value = (depth: number): unknown => {
+    const kind =
+      depth > 2
+        ? pick(["string", "number", "literal"])
+        : pick(["string", "number", "literal", "object", "array"]);
+    if (kind === "string") return text();
+    if (kind === "number") return pick([0, -2.2250738585072014e-308, 123456789.123, 1e21]);
+    if (kind === "literal") return pick([true, null, undefined]);
+    if (kind === "array") return Array.from({ length: Math.floor(random() * 5) }, () => value(depth + 1));
+    return Object.fromEntries(
+      Array.from({ length: Math.floor(random() * 5) }, () => [text(), value(depth + 1)]),
+    );
+  };
+  let letThrough = 0;
+  for (let i = 0; i < 2_000; i++) {
+    const output = { [text()]: value(0), n: value(1) };
+    const tokens = estimateTokens(JSON.stringify(output));
+    for (const budget of [tokens - 1, tokens, tokens + 5, 2 * tokens, 8 * tokens]) {
+      if (!fitsBudget(output, budget, estimateTokens)) continue;
+      letThrough++;
+      assert.ok(
+        tokens <= budget,
+        `${JSON.stringify(output)} passed a ${budget}-token bound at ${tokens} tokens`,
+      );
+    }
+  }
+  assert.ok(letThrough > 1_000, "the bound lets small answers through");
 });
