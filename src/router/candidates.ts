@@ -70,6 +70,9 @@ export function findCandidates(
     if (hit.similarity > (dense.get(tool) ?? -1)) dense.set(tool, hit.similarity);
   }
   const found = (holdOut?.lexical ?? sources.lexical).search(text);
+  // The top first: it leaves most dense candidates' scores in BM25's accumulator, cheaper to read than to
+  // compute again.
+  const lexicalTop = found.top(allowed ? LEXICAL_FETCH * 4 : LEXICAL_FETCH);
   const lexical = new Map<string, number>();
   for (const tool of dense.keys()) {
     const s = found.score(tool);
@@ -78,7 +81,7 @@ export function findCandidates(
   // Lexical finds tools the dense half missed: give them their exact dense score, so fusion compares
   // like with like.
   let added = 0;
-  for (const [tool, s] of found.top(allowed ? LEXICAL_FETCH * 4 : LEXICAL_FETCH)) {
+  for (const [tool, s] of lexicalTop) {
     if (added >= LEXICAL_FETCH) break;
     if (dense.has(tool) || !inScope(tool)) continue;
     added++;

@@ -71,6 +71,12 @@ export class LexicalIndex {
   /** The documents the last search scored (the first `touchedCount`), so clearing skips the rest. */
   private touched = new Int32Array(0);
   private touchedCount = 0;
+  /**
+   * The query terms whose full scores the accumulator holds after `top`, for every touched document and,
+   * unless `top` stopped touching new ones, for every other document too (zero).
+   */
+  private scoredFor: readonly QueryTerm[] | undefined;
+  private touchedAll = false;
 
   get size(): number {
     return this.docByTool.size;
@@ -160,7 +166,12 @@ export class LexicalIndex {
     return {
       score: (name) => {
         const doc = this.docByTool.get(name);
-        return doc === undefined ? 0 : this.exactScore(doc, held, avgLength) / divisor;
+        if (doc === undefined) return 0;
+        if (this.scoredFor === held) {
+          const s = this.scores[doc] as number;
+          if (s > 0 || this.touchedAll) return s / divisor;
+        }
+        return this.exactScore(doc, held, avgLength) / divisor;
       },
       top: (k) => this.top(held, k).map(([doc, s]) => [this.toolByDoc[doc] as string, s / divisor]),
     };
@@ -180,6 +191,7 @@ export class LexicalIndex {
     const docCount = this.toolByDoc.length;
     for (let i = 0; i < this.touchedCount; i++) this.scores[this.touched[i] as number] = 0;
     this.touchedCount = 0;
+    this.scoredFor = undefined;
     if (k <= 0) return [];
     if (this.scores.length < docCount) {
       this.scores = new Float64Array(docCount * 2);
@@ -228,10 +240,12 @@ export class LexicalIndex {
       }
     }
     this.touchedCount = touchedCount;
+    this.scoredFor = held;
+    this.touchedAll = quitAt === held.length;
     return this.best(k).map((doc) => [doc, scores[doc] as number]);
   }
 
-  /** A document's raw score from its own term counts: a few lookups, where `top` reads whole lists. */
+  /** A document's raw score from its own term counts, for documents `top` did not score. */
   private exactScore(doc: number, held: readonly QueryTerm[], avgLength: number): number {
     const counts = this.docTerms[doc];
     if (!counts) return 0;

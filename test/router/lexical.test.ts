@@ -119,6 +119,8 @@ test("BM25's pruned top-k equals the best tools by full score", () => {
       assert.equal(top.length, Math.min(k, full.length));
       for (const [i, [, s]] of top.entries())
         assert.ok(Math.abs(s - (full[i]?.[1] ?? -1)) < 1e-12, `${q} @${k}: rank ${i}`);
+      // After top(), score() reads what it can from the accumulator: still every tool's full score.
+      for (const [name, s] of full) assert.equal(found.score(name), s, `${q} @${k}: ${name}`);
     }
   }
 });
