@@ -50,6 +50,14 @@ interface Posting {
   weightsAvg: number;
 }
 
+/**
+ * BM25's saturated, length-normalised term frequency. One function for the precomputed posting weights and
+ * for a single document's score, so the two agree to the last bit (score() may answer from either).
+ */
+function termWeight(tf: number, length: number, avgLength: number): number {
+  return (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / avgLength));
+}
+
 /** A query term (or pair) the catalog holds, with its IDF and the most any document gains from it. */
 interface QueryTerm {
   term: string;
@@ -66,7 +74,7 @@ export class LexicalIndex {
   private readonly toolByDoc: (string | undefined)[] = [];
   private readonly docByTool = new Map<string, number>();
   private totalLength = 0;
-  /** Accumulator, one slot per document, reused: cleared lazily at the next search. */
+  /** Accumulator, one slot per document, reused: cleared lazily by the next `top`. */
   private scores = new Float64Array(0);
   /** The documents the last search scored (the first `touchedCount`), so clearing skips the rest. */
   private touched = new Int32Array(0);
@@ -156,7 +164,7 @@ export class LexicalIndex {
       const idf = (isPair ? PAIR_WEIGHT : 1) * Math.log(1 + (n - df + 0.5) / (df + 0.5));
       norm += idf * (K1 + 1);
       if (!posting) continue;
-      this.weightsOf(posting, avgLength);
+      this.refreshWeights(posting, avgLength);
       held.push({ term, idf, posting, bound: idf * posting.maxWeight });
     }
     // Shortest lists first: by the time the long ones come (the catalog's common words) the top is known
@@ -203,20 +211,18 @@ export class LexicalIndex {
     let remaining = 0;
     for (const q of held) remaining += q.bound;
     let quitAt = held.length;
-    let kth = 0;
     for (let t = 0; t < held.length; t++) {
-      const { idf, posting } = held[t] as QueryTerm;
+      const { idf, posting, bound } = held[t] as QueryTerm;
       // Finding the k-th best costs a pass over the touched documents: worth it before a list at least half
       // as long, which is where skipping pays.
       if (touchedCount >= k && posting.docs.length * 2 >= touchedCount) {
         this.touchedCount = touchedCount;
-        kth = this.kthBest(k);
-        if (kth >= remaining) {
+        if (this.kthBest(k) >= remaining) {
           quitAt = t;
           break;
         }
       }
-      remaining -= (held[t] as QueryTerm).bound;
+      remaining -= bound;
       const docs = posting.docs;
       const weights = posting.weights;
       for (let i = 0; i < docs.length; i++) {
@@ -249,11 +255,11 @@ export class LexicalIndex {
   private exactScore(doc: number, held: readonly QueryTerm[], avgLength: number): number {
     const counts = this.docTerms[doc];
     if (!counts) return 0;
-    const lengthNorm = K1 * (1 - B + (B * (this.docLength[doc] as number)) / avgLength);
+    const length = this.docLength[doc] as number;
     let s = 0;
     for (const q of held) {
       const tf = counts.get(q.term);
-      if (tf !== undefined) s += q.idf * ((tf * (K1 + 1)) / (tf + lengthNorm));
+      if (tf !== undefined) s += q.idf * termWeight(tf, length, avgLength);
     }
     return s;
   }
@@ -284,20 +290,19 @@ export class LexicalIndex {
     return this.scores[best[k - 1] as number] as number;
   }
 
-  private weightsOf(list: Posting, avgLength: number): Float64Array {
-    if (list.weightsAvg === avgLength) return list.weights;
+  /** Brings a posting's weights and their maximum up to the catalog's current average length. */
+  private refreshWeights(list: Posting, avgLength: number): void {
+    if (list.weightsAvg === avgLength) return;
     const { docs, tfs } = list;
     if (list.weights.length !== docs.length) list.weights = new Float64Array(docs.length);
     let max = 0;
     for (let i = 0; i < docs.length; i++) {
       const tf = tfs[i] as number;
-      const length = this.docLength[docs[i] as number] as number;
-      const w = (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / avgLength));
+      const w = termWeight(tf, this.docLength[docs[i] as number] as number, avgLength);
       list.weights[i] = w;
       if (w > max) max = w;
     }
     list.maxWeight = max;
     list.weightsAvg = avgLength;
-    return list.weights;
   }
 }
