@@ -2,9 +2,8 @@
 // tools, the tools only BM25 found (with their exact dense score), and the pull of the no-tool class. Fusion
 // and the threshold (router.ts) only see what this returns.
 import type { DenseIndex } from "./dense.ts";
-import type { LexicalIndex } from "./lexical.ts";
-import type { Entry } from "./persist.ts";
-import { dot } from "./tiers.ts";
+import type { LexicalIndex, LexicalResult } from "./lexical.ts";
+import type { VectorStore } from "./vector-store.ts";
 
 /**
  * Dense entries fetched per query, before grouping by tool. 32 gave the same MetaTool (with examples),
@@ -13,6 +12,18 @@ import { dot } from "./tiers.ts";
 const DENSE_FETCH = 32;
 /** Lexical-only tools that join the candidates. */
 const LEXICAL_FETCH = 32;
+
+/** BM25's half of the candidates. It needs no vector, so a route computes it while the embedder works. */
+export interface LexicalCandidates {
+  result: LexicalResult;
+  /** BM25's best LEXICAL_FETCH tools, best first. */
+  top: readonly [string, number][];
+}
+
+export function searchLexical(index: LexicalIndex, text: string): LexicalCandidates {
+  const result = index.search(text);
+  return { result, top: result.top(LEXICAL_FETCH) };
+}
 
 export interface Candidates {
   /** Best dense similarity per candidate tool. */
@@ -25,13 +36,14 @@ export interface Candidates {
 
 /** What the router holds that candidate gathering reads. */
 export interface CandidateSources {
-  readonly entries: ReadonlyMap<number, Entry>;
   readonly dense: DenseIndex;
   readonly lexical: LexicalIndex;
   readonly categoryOf: ReadonlyMap<string, string>;
-  readonly vectors: ReadonlyMap<number, Float32Array>;
+  readonly vectors: VectorStore;
   readonly rejectLabels: readonly number[];
   labelsOf(tool: string): readonly number[];
+  /** null: a no-tool example; undefined: no such entry. */
+  toolOf(label: number): string | null | undefined;
 }
 
 export interface CandidateScope {
@@ -48,9 +60,10 @@ export function findCandidates(
   text: string,
   vector: Float32Array,
   scope: CandidateScope = {},
+  lexicalHalf: LexicalCandidates = searchLexical(scope.holdOut?.lexical ?? sources.lexical, text),
 ): Candidates {
   const { allowed, holdOut } = scope;
-  const { entries, categoryOf, vectors } = sources;
+  const { categoryOf, vectors } = sources;
   const dense = new Map<string, number>();
   const inScope = (tool: string | null | undefined): tool is string =>
     !!tool && (!allowed || allowed.has(categoryOf.get(tool) ?? ""));
@@ -61,18 +74,18 @@ export function findCandidates(
     vector,
     DENSE_FETCH,
     holdOut || (allowed && scope.inGraph)
-      ? (label) => !holdOut?.excluded.has(label) && inScope(entries.get(label)?.tool)
+      ? (label) => !holdOut?.excluded.has(label) && inScope(sources.toolOf(label))
       : undefined,
   );
   for (const hit of hits) {
-    const tool = entries.get(hit.label)?.tool;
+    const tool = sources.toolOf(hit.label);
     if (!inScope(tool)) continue;
     if (hit.similarity > (dense.get(tool) ?? -1)) dense.set(tool, hit.similarity);
   }
-  const found = (holdOut?.lexical ?? sources.lexical).search(text);
-  // The top first: it leaves most dense candidates' scores in BM25's accumulator, cheaper to read than to
-  // compute again.
-  const lexicalTop = found.top(allowed ? LEXICAL_FETCH * 4 : LEXICAL_FETCH);
+  const found = lexicalHalf.result;
+  // Departments leave out some of BM25's best: look deeper for LEXICAL_FETCH of theirs. Either way the last
+  // top leaves most dense candidates' scores in BM25's accumulator, cheaper to read than to compute again.
+  const lexicalTop = allowed ? found.top(LEXICAL_FETCH * 4) : lexicalHalf.top;
   const lexical = new Map<string, number>();
   for (const tool of dense.keys()) {
     const s = found.score(tool);
@@ -80,50 +93,20 @@ export function findCandidates(
   }
   // Lexical finds tools the dense half missed: give them their exact dense score, so fusion compares
   // like with like.
+  vectors.query(vector);
   let added = 0;
   for (const [tool, s] of lexicalTop) {
     if (added >= LEXICAL_FETCH) break;
     if (dense.has(tool) || !inScope(tool)) continue;
     added++;
     let best = -1;
-    for (const label of sources.labelsOf(tool)) {
-      if (holdOut?.excluded.has(label)) continue;
-      const v = vectors.get(label);
-      if (v) best = Math.max(best, dot(vector, v));
-    }
+    for (const label of sources.labelsOf(tool))
+      if (!holdOut?.excluded.has(label)) best = Math.max(best, vectors.similarity(label));
     dense.set(tool, best);
     lexical.set(tool, s);
   }
   let reject = 0;
-  if (holdOut) {
-    for (const label of sources.rejectLabels) {
-      if (holdOut.excluded.has(label)) continue;
-      const v = vectors.get(label);
-      if (v) reject = Math.max(reject, dot(vector, v));
-    }
-  } else {
-    for (const v of rejectVectors(sources)) reject = Math.max(reject, dot(vector, v));
-  }
+  for (const label of sources.rejectLabels)
+    if (!holdOut?.excluded.has(label)) reject = Math.max(reject, vectors.similarity(label));
   return { dense, lexical, reject };
-}
-
-/**
- * The no-tool examples' vectors copied into one block of memory, per set of labels (the router replaces
- * its label array whenever the set changes). Scattered over the heap they cost a cache miss each, which
- * measured as much as the HNSW search itself at 100k tools.
- */
-const rejectBlocks = new WeakMap<readonly number[], Float32Array[]>();
-
-function rejectVectors(sources: CandidateSources): Float32Array[] {
-  const cached = rejectBlocks.get(sources.rejectLabels);
-  if (cached) return cached;
-  const found = sources.rejectLabels.flatMap((label) => sources.vectors.get(label) ?? []);
-  const dimension = found[0]?.length ?? 0;
-  const block = new Float32Array(found.length * dimension);
-  const views = found.map((v, i) => {
-    block.set(v, i * dimension);
-    return block.subarray(i * dimension, (i + 1) * dimension);
-  });
-  rejectBlocks.set(sources.rejectLabels, views);
-  return views;
 }

@@ -84,7 +84,8 @@ export class LexicalIndex {
    * unless `top` stopped touching new ones, for every other document too (zero).
    */
   private scoredFor: readonly QueryTerm[] | undefined;
-  private touchedAll = false;
+  /** The first term whose list `top` skipped for untouched documents (held.length: none was). */
+  private quitAt = 0;
 
   get size(): number {
     return this.docByTool.size;
@@ -175,11 +176,10 @@ export class LexicalIndex {
       score: (name) => {
         const doc = this.docByTool.get(name);
         if (doc === undefined) return 0;
-        if (this.scoredFor === held) {
-          const s = this.scores[doc] as number;
-          if (s > 0 || this.touchedAll) return s / divisor;
-        }
-        return this.exactScore(doc, held, avgLength) / divisor;
+        if (this.scoredFor !== held) return this.exactScore(doc, held, 0, avgLength) / divisor;
+        const s = this.scores[doc] as number;
+        // An untouched document holds none of the terms before the quit: only the skipped ones can count.
+        return (s > 0 ? s : this.exactScore(doc, held, this.quitAt, avgLength)) / divisor;
       },
       top: (k) => this.top(held, k).map(([doc, s]) => [this.toolByDoc[doc] as string, s / divisor]),
     };
@@ -247,17 +247,21 @@ export class LexicalIndex {
     }
     this.touchedCount = touchedCount;
     this.scoredFor = held;
-    this.touchedAll = quitAt === held.length;
+    this.quitAt = quitAt;
     return this.best(k).map((doc) => [doc, scores[doc] as number]);
   }
 
-  /** A document's raw score from its own term counts, for documents `top` did not score. */
-  private exactScore(doc: number, held: readonly QueryTerm[], avgLength: number): number {
+  /**
+   * A document's raw score from its own term counts (the query's terms from `from` on), for documents `top`
+   * did not score.
+   */
+  private exactScore(doc: number, held: readonly QueryTerm[], from: number, avgLength: number): number {
     const counts = this.docTerms[doc];
     if (!counts) return 0;
     const length = this.docLength[doc] as number;
     let s = 0;
-    for (const q of held) {
+    for (let t = from; t < held.length; t++) {
+      const q = held[t] as QueryTerm;
       const tf = counts.get(q.term);
       if (tf !== undefined) s += q.idf * termWeight(tf, length, avgLength);
     }

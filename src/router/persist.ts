@@ -39,6 +39,16 @@ export class IndexFiles {
   private readonly store: DataStore;
   private readonly folder: string;
   private readonly byTool = new Map<string, number[]>();
+  /**
+   * The tool of each label (undefined: none), for the route's hot path: an array element where a Map lookup
+   * of `entries` missed the cache at 100k tools.
+   */
+  private readonly toolByLabel: (string | null | undefined)[] = [];
+  /**
+   * Tools with two or more entries (a text and examples). Few in most catalogs, so asking this small set
+   * stays in the cache where asking `byTool` of 100k tools did not.
+   */
+  private readonly multiple = new Set<string>();
   private embedderId = "";
   private dimension = 0;
   private params: HnswParams | undefined;
@@ -66,10 +76,12 @@ export class IndexFiles {
 
   setEntry(label: number, entry: Entry): void {
     this.entries.set(label, entry);
+    this.toolByLabel[label] = entry.tool;
     if (entry.tool !== null) {
       const list = this.byTool.get(entry.tool) ?? [];
       list.push(label);
       this.byTool.set(entry.tool, list);
+      if (list.length >= 2) this.multiple.add(entry.tool);
     }
   }
 
@@ -77,10 +89,21 @@ export class IndexFiles {
     const entry = this.entries.get(label);
     if (!entry) return;
     this.entries.delete(label);
+    this.toolByLabel[label] = undefined;
     if (entry.tool === null) return;
     const list = (this.byTool.get(entry.tool) ?? []).filter((l) => l !== label);
     if (list.length) this.byTool.set(entry.tool, list);
     else this.byTool.delete(entry.tool);
+    if (list.length < 2) this.multiple.delete(entry.tool);
+  }
+
+  /** The tool a label stands for; null for a no-tool example, undefined for no entry. */
+  toolOf(label: number): string | null | undefined {
+    return this.toolByLabel[label];
+  }
+
+  hasSeveralEntries(tool: string): boolean {
+    return this.multiple.has(tool);
   }
 
   labelsOf(tool: string): readonly number[] {

@@ -1,6 +1,7 @@
 // The hybrid router: a dense HNSW index of every text that stands for a tool (its description, its
 // examples, queries confirmed by use), BM25 over the same texts, a calibrated fusion of the two, two tiers
 // (departments, then tools) and a calibrated threshold. See docs/architecture.md for the contract.
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Tool } from "../catalog/index.ts";
 import type { Embedder } from "../embed/index.ts";
 import type { DataStore } from "../store/index.ts";
@@ -11,7 +12,14 @@ import {
   type LabelledCandidates,
   MAX_NO_TOOL_QUERIES,
 } from "./calibration.ts";
-import { type CandidateScope, type CandidateSources, type Candidates, findCandidates } from "./candidates.ts";
+import {
+  type CandidateScope,
+  type CandidateSources,
+  type Candidates,
+  findCandidates,
+  type LexicalCandidates,
+  searchLexical,
+} from "./candidates.ts";
 import { defaultCalibration } from "./defaults.ts";
 import { DEFAULT_HNSW, DenseIndex, type HnswParams } from "./dense.ts";
 import { RouterError } from "./errors.ts";
@@ -22,6 +30,7 @@ import { NO_TOOL_ANCHORS } from "./no-tool-anchors.ts";
 import { type Entry, IndexFiles } from "./persist.ts";
 import { mainText } from "./text.ts";
 import { cluster, dot, MIN_TOOLS_FOR_TIERS, Tiers } from "./tiers.ts";
+import { VectorStore } from "./vector-store.ts";
 
 export const MAX_QUERY_CHARS = 1000;
 
@@ -82,7 +91,7 @@ export class Router {
   private readonly tiers = new Tiers();
   /** Category (given or clustered) per tool. */
   private readonly categoryOf = new Map<string, string>();
-  private readonly vectors = new Map<number, Float32Array>();
+  private readonly vectors: VectorStore;
   private rejectLabels: number[] = [];
   /** Per tool with two or more examples (given or learned), built on demand; null: fewer examples. */
   private readonly exampleSets = new Map<string, ExampleSet | null>();
@@ -103,6 +112,7 @@ export class Router {
     report: OpenReport,
   ) {
     this.embedder = embedder;
+    this.vectors = new VectorStore(embedder.dimension);
     this.files = files;
     this.feedback = feedback;
     this.dense = dense;
@@ -154,18 +164,32 @@ export class Router {
   async route(query: string, options: RouteOptions): Promise<RouteResult> {
     const { text, notices } = checkQuery(query);
     const topK = Math.max(1, Math.floor(options.topK));
-    const [vector] = await this.embedder.embed([text]);
+    // BM25 needs no vector, so it runs while the embedder works in its worker thread. It waits one turn of the
+    // event loop: setImmediate callbacks run in order, so the micro-batcher has sent the query off first.
+    const [[vector], lexical] = await Promise.all([
+      this.embedder.embed([text]),
+      nextTurn().then(() => this.searchLexical(text)),
+    ]);
     if (!vector) throw new RouterError("the embedder returned no vector for the query");
-    return this.rank(text, vector, topK, options, notices);
+    return this.rank(text, vector, topK, options, notices, lexical);
   }
 
-  /** Everything after the embedding (HNSW, BM25, fusion, tiers, threshold); public for the benchmark. */
+  /** The lexical half of a route, which needs no embedding; public for the benchmark. */
+  searchLexical(text: string): LexicalCandidates {
+    return searchLexical(this.lexical, text);
+  }
+
+  /**
+   * Everything after the embedding (HNSW, fusion, tiers, threshold; BM25 too unless `lexical` was computed
+   * during the embedding); public for the benchmark.
+   */
   rank(
     text: string,
     vector: Float32Array,
     topK: number,
     options: Omit<RouteOptions, "topK">,
     notices: string[] = [],
+    lexical: LexicalCandidates = this.searchLexical(text),
   ): RouteResult {
     const threshold = options.threshold ?? this.calibration.threshold;
     let tier: 2 | "global" = "global";
@@ -181,12 +205,16 @@ export class Router {
         tier = 2;
       }
     }
-    let candidates = this.candidates(text, vector, allowed, {
-      inGraph: tier === 2 && !!options.categories?.length,
-    });
+    let candidates = this.candidates(
+      text,
+      vector,
+      allowed,
+      { inGraph: tier === 2 && !!options.categories?.length },
+      lexical,
+    );
     if (allowed && candidates.dense.size < topK && !options.categories?.length) {
       // Tier 1 chose departments too small to fill the answer: fall back to all tools.
-      candidates = this.candidates(text, vector, undefined);
+      candidates = this.candidates(text, vector, undefined, {}, lexical);
       tier = "global";
     }
     this.scoreByExamples(candidates.dense, vector);
@@ -269,17 +297,18 @@ export class Router {
         if (!this.tools.has(name))
           throw new RouterError(`labelled query names unknown tool "${name}": "${l.query}"`);
     // Queries that are already learned examples have their vector in the index.
-    const known = new Map<string, Float32Array>();
-    for (const [label, entry] of this.files.entries) {
-      const v = this.vectors.get(label);
-      if (v) known.set(entry.text, v);
-    }
-    const unknown = items.filter((l) => !known.has(l.query)).map((l) => l.query);
-    const fresh = await this.embedder.embed(unknown);
+    const labelOf = new Map<string, number>();
+    for (const [label, entry] of this.files.entries)
+      if (this.vectors.has(label)) labelOf.set(entry.text, label);
+    const unknown = items.filter((l) => !labelOf.has(l.query)).map((l) => l.query);
+    const fresh = new Map<string, Float32Array>();
+    const embedded = await this.embedder.embed(unknown);
     unknown.forEach((text, i) => {
-      known.set(text, fresh[i] as Float32Array);
+      fresh.set(text, embedded[i] as Float32Array);
     });
-    const vectors = items.map((l) => known.get(l.query) as Float32Array);
+    const vectors = items.map(
+      (l) => fresh.get(l.query) ?? (this.vectors.get(labelOf.get(l.query) as number) as Float32Array),
+    );
     const scored: LabelledCandidates[] = [];
     for (const fold of [0, 1]) {
       const held = items.filter((_, i) => i % 2 === fold);
@@ -353,17 +382,18 @@ export class Router {
     vector: Float32Array,
     allowed: Set<string> | undefined,
     scope: Omit<CandidateScope, "allowed"> = {},
+    lexical?: LexicalCandidates,
   ): Candidates {
     const sources: CandidateSources = {
-      entries: this.files.entries,
       dense: this.dense,
       lexical: this.lexical,
       categoryOf: this.categoryOf,
       vectors: this.vectors,
       rejectLabels: this.rejectLabels,
       labelsOf: (tool) => this.files.labelsOf(tool),
+      toolOf: (label) => this.files.toolOf(label),
     };
-    return findCandidates(sources, text, vector, allowed ? { ...scope, allowed } : scope);
+    return findCandidates(sources, text, vector, allowed ? { ...scope, allowed } : scope, lexical);
   }
 
   /**
@@ -378,6 +408,9 @@ export class Router {
    */
   private scoreByExamples(dense: Map<string, number>, vector: Float32Array, excluded?: Set<number>): void {
     for (const tool of dense.keys()) {
+      // Most tools of a large catalog have no examples: skipped before the cache, which would otherwise
+      // gain a null for every tool any route ever considered.
+      if (!this.files.hasSeveralEntries(tool)) continue;
       const set = excluded ? this.exampleSetOf(tool, excluded) : this.cachedExampleSet(tool);
       if (!set) continue;
       let first = -1;
@@ -517,10 +550,11 @@ export class Router {
     }
   }
 
+  /** A view of the tool's main vector: read it at once (see VectorStore.view). */
   private mainVector(tool: Tool): Float32Array | undefined {
     const text = mainText(tool);
     for (const label of this.files.labelsOf(tool.name))
-      if (this.files.entries.get(label)?.text === text) return this.vectors.get(label);
+      if (this.files.entries.get(label)?.text === text) return this.vectors.view(label);
     return undefined;
   }
 

@@ -2,6 +2,8 @@
 // of tool vectors when the catalog has none) has a centroid; a query close enough to a few centroids is
 // ranked only among their tools (tier 2), otherwise among all tools ("global").
 
+import { VectorStore } from "./vector-store.ts";
+
 /** Categories closer than this (in centroid similarity) to the best one are taken along. */
 const TAKE_WITHIN = 0.05;
 const MAX_TAKEN = 3;
@@ -16,22 +18,28 @@ export interface TierChoice {
 
 export class Tiers {
   /**
-   * Unnormalised sums of member vectors, updated as tools come and go, and each sum's length, computed at
-   * the first query after a change rather than on every query (NaN until then).
+   * Unnormalised sums of member vectors, updated as tools come and go; `stale` until the first query after
+   * a change puts the normalised sum into `centroids` under the category's id.
    */
-  private readonly sums = new Map<string, { sum: Float32Array; count: number; norm: number }>();
+  private readonly sums = new Map<string, { id: number; sum: Float32Array; count: number; stale: boolean }>();
+  /** The centroids, compared with a query by SIMD products (25 JavaScript ones took about 50 µs a route). */
+  private centroids: VectorStore | undefined;
+  private nextId = 0;
 
   add(category: string, vector: Float32Array, sign: 1 | -1 = 1): void {
     let entry = this.sums.get(category);
     if (!entry) {
-      entry = { sum: new Float32Array(vector.length), count: 0, norm: Number.NaN };
+      entry = { id: this.nextId++, sum: new Float32Array(vector.length), count: 0, stale: true };
       this.sums.set(category, entry);
     }
     for (let i = 0; i < vector.length; i++)
       entry.sum[i] = (entry.sum[i] as number) + sign * (vector[i] as number);
     entry.count += sign;
-    entry.norm = Number.NaN;
-    if (entry.count <= 0) this.sums.delete(category);
+    entry.stale = true;
+    if (entry.count <= 0) {
+      this.sums.delete(category);
+      this.centroids?.delete(entry.id);
+    }
   }
 
   get size(): number {
@@ -40,11 +48,16 @@ export class Tiers {
 
   choose(query: Float32Array): TierChoice | undefined {
     if (this.sums.size < 3) return undefined;
+    this.centroids ??= new VectorStore(query.length);
+    const centroids = this.centroids;
+    for (const entry of this.sums.values()) {
+      if (!entry.stale) continue;
+      centroids.set(entry.id, unit(entry.sum.slice()));
+      entry.stale = false;
+    }
+    centroids.query(query);
     const ranked = [...this.sums]
-      .map(([category, entry]) => {
-        if (Number.isNaN(entry.norm)) entry.norm = Math.sqrt(dot(entry.sum, entry.sum)) || 1;
-        return { category, similarity: dot(query, entry.sum) / entry.norm };
-      })
+      .map(([category, entry]) => ({ category, similarity: centroids.similarity(entry.id) }))
       .sort((a, b) => b.similarity - a.similarity);
     const top = ranked[0]?.similarity ?? 0;
     const taken = ranked.filter((r, i) => i < MAX_TAKEN && r.similarity >= top - TAKE_WITHIN);
