@@ -12,10 +12,12 @@
 //   npm run bench                      # 100k tools
 //   BENCH_TOOLS=20000 npm run bench    # a smaller scale when the machine is busy
 import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import MiniSearch from "minisearch";
+import { NATIVE_MARKER } from "../scripts/build-hnswlib-native.ts";
 import { loadCatalog, type Tool } from "../src/catalog/index.ts";
 import { BUNDLED_CATALOG } from "../src/config/index.ts";
 import { createEmbedder } from "../src/embed/index.ts";
@@ -288,6 +290,8 @@ async function scale() {
   return {
     tools: SCALE,
     hnsw: DEFAULT_HNSW,
+    /** Whether postinstall could rebuild hnswlib-node for this CPU (scripts/build-hnswlib-native.ts). */
+    hnswlibBuild: existsSync(NATIVE_MARKER) ? "native-cpu" : "portable",
     buildMs: Math.round(buildMs),
     residentMB: Math.round(rssAfter / 1e6),
     indexGrowthMB: Math.round((rssAfter - rssBefore) / 1e6),
