@@ -16,13 +16,13 @@ const LEXICAL_FETCH = 32;
 /** BM25's half of the candidates. It needs no vector, so a route computes it while the embedder works. */
 export interface LexicalCandidates {
   result: LexicalResult;
-  /** BM25's best LEXICAL_FETCH tools, best first. */
-  top: readonly [string, number][];
+  /** BM25's best LEXICAL_FETCH tools (document numbers: the router's tool numbers), best first. */
+  top: readonly [number, number][];
 }
 
 export function searchLexical(index: LexicalIndex, text: string): LexicalCandidates {
   const result = index.search(text);
-  return { result, top: result.top(LEXICAL_FETCH) };
+  return { result, top: result.topDocs(LEXICAL_FETCH) };
 }
 
 export interface Candidates {
@@ -41,9 +41,11 @@ export interface CandidateSources {
   readonly categoryOf: ReadonlyMap<string, string>;
   readonly vectors: VectorStore;
   readonly rejectLabels: readonly number[];
-  labelsOf(tool: string): readonly number[];
   /** null: a no-tool example; undefined: no such entry. */
   toolOf(label: number): string | null | undefined;
+  /** The number of a label's tool, which is also its BM25 document number; -1 for none. */
+  numberOfLabel(label: number): number;
+  labelsOfNumber(number: number): readonly number[];
 }
 
 export interface CandidateScope {
@@ -64,9 +66,14 @@ export function findCandidates(
 ): Candidates {
   const { allowed, holdOut } = scope;
   const { categoryOf, vectors } = sources;
-  const dense = new Map<string, number>();
   const inScope = (tool: string | null | undefined): tool is string =>
     !!tool && (!allowed || allowed.has(categoryOf.get(tool) ?? ""));
+  const found = lexicalHalf.result;
+  // Departments leave out some of BM25's best: look deeper for LEXICAL_FETCH of theirs. Either way the last
+  // top leaves most candidates' scores in BM25's accumulator, cheaper to read than to compute again.
+  const lexicalTop = allowed ? found.topDocs(LEXICAL_FETCH * 4) : lexicalHalf.top;
+  const dense = new Map<string, number>();
+  const lexical = new Map<string, number>();
   // hnswlib calls a filter back into JavaScript for every node it visits, which costs more than the
   // search; tier 1's departments are large, so filtering the global neighbours is enough there. Only a
   // caller's explicit categories and calibration's held-out entries are filtered inside the graph.
@@ -80,27 +87,25 @@ export function findCandidates(
   for (const hit of hits) {
     const tool = sources.toolOf(hit.label);
     if (!inScope(tool)) continue;
-    if (hit.similarity > (dense.get(tool) ?? -1)) dense.set(tool, hit.similarity);
-  }
-  const found = lexicalHalf.result;
-  // Departments leave out some of BM25's best: look deeper for LEXICAL_FETCH of theirs. Either way the last
-  // top leaves most dense candidates' scores in BM25's accumulator, cheaper to read than to compute again.
-  const lexicalTop = allowed ? found.top(LEXICAL_FETCH * 4) : lexicalHalf.top;
-  const lexical = new Map<string, number>();
-  for (const tool of dense.keys()) {
-    const s = found.score(tool);
-    if (s > 0) lexical.set(tool, s);
+    const best = dense.get(tool);
+    if (best === undefined) {
+      // The tool's number is its BM25 document: no lookup by name.
+      const s = found.scoreOf(sources.numberOfLabel(hit.label));
+      if (s > 0) lexical.set(tool, s);
+    }
+    if (hit.similarity > (best ?? -1)) dense.set(tool, hit.similarity);
   }
   // Lexical finds tools the dense half missed: give them their exact dense score, so fusion compares
   // like with like.
   vectors.query(vector);
   let added = 0;
-  for (const [tool, s] of lexicalTop) {
+  for (const [doc, s] of lexicalTop) {
     if (added >= LEXICAL_FETCH) break;
-    if (dense.has(tool) || !inScope(tool)) continue;
+    const tool = found.nameOf(doc);
+    if (!tool || dense.has(tool) || !inScope(tool)) continue;
     added++;
     let best = -1;
-    for (const label of sources.labelsOf(tool))
+    for (const label of sources.labelsOfNumber(doc))
       if (!holdOut?.excluded.has(label)) best = Math.max(best, vectors.similarity(label));
     dense.set(tool, best);
     lexical.set(tool, s);

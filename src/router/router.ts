@@ -246,7 +246,7 @@ export class Router {
     if (previous) this.untier(previous);
     this.tools.set(tool.name, tool);
     await this.sync(tool.name);
-    this.lexical.upsert(tool, this.feedback.byTool().get(tool.name) ?? []);
+    this.lexical.upsert(tool, this.feedback.byTool().get(tool.name) ?? [], this.files.toolNumber(tool.name));
     this.tier(tool);
     this.scheduleSave();
   }
@@ -278,7 +278,7 @@ export class Router {
     await this.sync(undefined);
     const learned = this.feedback.byTool();
     for (const name of new Set(checked.map((p) => p.tool)))
-      this.lexical.upsert(this.tools.get(name) as Tool, learned.get(name) ?? []);
+      this.lexical.upsert(this.tools.get(name) as Tool, learned.get(name) ?? [], this.files.toolNumber(name));
     this.scheduleSave();
   }
 
@@ -319,6 +319,7 @@ export class Router {
         lexical.upsert(
           tool,
           (learned.get(tool.name) ?? []).filter((q) => !heldTexts.has(q.toLowerCase())),
+          this.files.toolNumber(tool.name),
         );
       const excluded = new Set<number>();
       for (const [label, entry] of this.files.entries)
@@ -390,8 +391,9 @@ export class Router {
       categoryOf: this.categoryOf,
       vectors: this.vectors,
       rejectLabels: this.rejectLabels,
-      labelsOf: (tool) => this.files.labelsOf(tool),
       toolOf: (label) => this.files.toolOf(label),
+      numberOfLabel: (label) => this.files.numberOfLabel(label),
+      labelsOfNumber: (number) => this.files.labelsOfNumber(number),
     };
     return findCandidates(sources, text, vector, allowed ? { ...scope, allowed } : scope, lexical);
   }
@@ -531,7 +533,8 @@ export class Router {
 
   private buildLexicalAndTiers(): void {
     const learned = this.feedback.byTool();
-    for (const tool of this.tools.values()) this.lexical.upsert(tool, learned.get(tool.name) ?? []);
+    for (const tool of this.tools.values())
+      this.lexical.upsert(tool, learned.get(tool.name) ?? [], this.files.toolNumber(tool.name));
     const tools = [...this.tools.values()];
     if (tools.some((t) => t.category)) {
       for (const tool of tools) this.categoryOf.set(tool.name, tool.category ?? "uncategorised");

@@ -8,6 +8,7 @@ import { after, before, test } from "node:test";
 import type { Tool } from "../../src/catalog/index.ts";
 import { createEmbedder, type Embedder } from "../../src/embed/index.ts";
 import { Router, RouterError } from "../../src/router/index.ts";
+import { LexicalIndex } from "../../src/router/lexical.ts";
 import { FileStore } from "../../src/store/index.ts";
 
 const catalog: Tool[] = JSON.parse(
@@ -246,5 +247,40 @@ test("a tool's examples count together: one lucky example does not outrank examp
     result.tools.map((t) => t.name),
     ["steady", "single", "lucky"],
   );
+  await router.close();
+});
+
+test("after upserts, removals, feedback and a reopen, every route's BM25 scores equal a fresh index's", async () => {
+  // Routes read BM25 by the router's tool numbers rather than by name; this checks the numbers stay right.
+  const store = freshStore();
+  let router = await Router.open({ tools: catalog, store, embedder });
+  const parcel: Tool = {
+    name: "track_parcel",
+    description: "Track a parcel shipment by its tracking number.",
+    inputSchema: { type: "object" },
+    category: "shop",
+  };
+  await router.upsert(parcel);
+  await router.remove("send_email");
+  await router.upsert({ ...parcel, description: "Find where a parcel is from its tracking number." });
+  await router.recordFeedback("where did my order go", "track_parcel");
+  await router.close();
+  const tools = [...catalog.filter((t) => t.name !== "send_email"), parcel];
+  router = await Router.open({ tools, store, embedder });
+  await router.upsert({ ...parcel, description: "Find where a parcel is from its tracking number." });
+  const fresh = new LexicalIndex();
+  for (const tool of [...catalog.filter((t) => t.name !== "send_email")]) fresh.upsert(tool);
+  fresh.upsert({ ...parcel, description: "Find where a parcel is from its tracking number." }, [
+    "where did my order go",
+  ]);
+  for (const query of ["where is my parcel", "convert dollars to euros", "send an email to my team"]) {
+    const result = await router.route(query, { topK: 8 });
+    const expected = fresh.search(query);
+    for (const tool of result.tools)
+      assert.ok(
+        Math.abs(tool.why.lexical - expected.score(tool.name)) < 1e-6,
+        `${query}: ${tool.name} ${tool.why.lexical} vs ${expected.score(tool.name)}`,
+      );
+  }
   await router.close();
 });
