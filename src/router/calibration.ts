@@ -35,7 +35,7 @@ const CLOSENESS_WEIGHT = 0.3;
 /** The router's confidence that some tool fits: the top fused score, the no-tool pull, the closeness. */
 export function confidence(
   topFused: number,
-  dense: ReadonlyMap<string, number>,
+  dense: ReadonlyMap<unknown, number>,
   reject: number,
   rejectWeight: number,
 ): number {
@@ -46,9 +46,10 @@ export function confidence(
 
 /** The raw material of one labelled query: both halves' scores for its candidates, before fusion. */
 export interface LabelledCandidates {
-  gold: readonly string[];
-  dense: ReadonlyMap<string, number>;
-  lexical: ReadonlyMap<string, number>;
+  /** Tool numbers, as the candidates are keyed (see candidates.ts). */
+  gold: readonly number[];
+  dense: ReadonlyMap<number, number>;
+  lexical: ReadonlyMap<number, number>;
   /** Best similarity to a no-tool example. */
   reject: number;
   /** Tier 1's choice for this query: its confidence and whether it kept every gold tool's department. */

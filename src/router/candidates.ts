@@ -25,11 +25,12 @@ export function searchLexical(index: LexicalIndex, text: string): LexicalCandida
   return { result, top: result.topDocs(LEXICAL_FETCH) };
 }
 
+/** Keyed by tool number (IndexFiles.toolNumber): names would each be a cache miss at 100k tools. */
 export interface Candidates {
   /** Best dense similarity per candidate tool. */
-  dense: Map<string, number>;
+  dense: Map<number, number>;
   /** Normalised BM25 per candidate tool that shares a term with the query. */
-  lexical: Map<string, number>;
+  lexical: Map<number, number>;
   /** Best similarity to a no-tool example. */
   reject: number;
 }
@@ -38,11 +39,10 @@ export interface Candidates {
 export interface CandidateSources {
   readonly dense: DenseIndex;
   readonly lexical: LexicalIndex;
-  readonly categoryOf: ReadonlyMap<string, string>;
   readonly vectors: VectorStore;
   readonly rejectLabels: readonly number[];
-  /** null: a no-tool example; undefined: no such entry. */
-  toolOf(label: number): string | null | undefined;
+  /** The category (given or clustered) of a tool by number. */
+  categoryOf(number: number): string | undefined;
   /** The number of a label's tool, which is also its BM25 document number; -1 for none. */
   numberOfLabel(label: number): number;
   labelsOfNumber(number: number): readonly number[];
@@ -65,15 +65,15 @@ export function findCandidates(
   lexicalHalf: LexicalCandidates = searchLexical(scope.holdOut?.lexical ?? sources.lexical, text),
 ): Candidates {
   const { allowed, holdOut } = scope;
-  const { categoryOf, vectors } = sources;
-  const inScope = (tool: string | null | undefined): tool is string =>
-    !!tool && (!allowed || allowed.has(categoryOf.get(tool) ?? ""));
+  const { vectors } = sources;
+  const inScope = (tool: number): boolean =>
+    tool >= 0 && (!allowed || allowed.has(sources.categoryOf(tool) ?? ""));
   const found = lexicalHalf.result;
   // Departments leave out some of BM25's best: look deeper for LEXICAL_FETCH of theirs. Either way the last
   // top leaves most candidates' scores in BM25's accumulator, cheaper to read than to compute again.
   const lexicalTop = allowed ? found.topDocs(LEXICAL_FETCH * 4) : lexicalHalf.top;
-  const dense = new Map<string, number>();
-  const lexical = new Map<string, number>();
+  const dense = new Map<number, number>();
+  const lexical = new Map<number, number>();
   // hnswlib calls a filter back into JavaScript for every node it visits, which costs more than the
   // search; tier 1's departments are large, so filtering the global neighbours is enough there. Only a
   // caller's explicit categories and calibration's held-out entries are filtered inside the graph.
@@ -81,16 +81,16 @@ export function findCandidates(
     vector,
     DENSE_FETCH,
     holdOut || (allowed && scope.inGraph)
-      ? (label) => !holdOut?.excluded.has(label) && inScope(sources.toolOf(label))
+      ? (label) => !holdOut?.excluded.has(label) && inScope(sources.numberOfLabel(label))
       : undefined,
   );
   for (const hit of hits) {
-    const tool = sources.toolOf(hit.label);
+    const tool = sources.numberOfLabel(hit.label);
     if (!inScope(tool)) continue;
     const best = dense.get(tool);
     if (best === undefined) {
-      // The tool's number is its BM25 document: no lookup by name.
-      const s = found.scoreOf(sources.numberOfLabel(hit.label));
+      // The tool's number is its BM25 document.
+      const s = found.scoreOf(tool);
       if (s > 0) lexical.set(tool, s);
     }
     if (hit.similarity > (best ?? -1)) dense.set(tool, hit.similarity);
@@ -99,13 +99,12 @@ export function findCandidates(
   // like with like.
   vectors.query(vector);
   let added = 0;
-  for (const [doc, s] of lexicalTop) {
+  for (const [tool, s] of lexicalTop) {
     if (added >= LEXICAL_FETCH) break;
-    const tool = found.nameOf(doc);
-    if (!tool || dense.has(tool) || !inScope(tool)) continue;
+    if (dense.has(tool) || !inScope(tool)) continue;
     added++;
     let best = -1;
-    for (const label of sources.labelsOfNumber(doc))
+    for (const label of sources.labelsOfNumber(tool))
       if (!holdOut?.excluded.has(label)) best = Math.max(best, vectors.similarity(label));
     dense.set(tool, best);
     lexical.set(tool, s);

@@ -3,19 +3,20 @@
 // fused score is a convex mix of the dense cosine and the lexical coverage (share of the query's IDF mass a
 // tool matches, 0..1), with the weight calibrated per catalog.
 
-export interface Scored {
-  name: string;
+/** `name`: whatever identifies a tool to the caller (the router uses its tool numbers). */
+export interface Scored<K = string> {
+  name: K;
   dense: number;
   lexical: number;
   fused: number;
 }
 
-export function fuse(
-  dense: ReadonlyMap<string, number>,
-  lexical: ReadonlyMap<string, number>,
+export function fuse<K>(
+  dense: ReadonlyMap<K, number>,
+  lexical: ReadonlyMap<K, number>,
   lexicalWeight: number,
-): Scored[] {
-  const out: Scored[] = [];
+): Scored<K>[] {
+  const out: Scored<K>[] = [];
   const names = new Set([...dense.keys(), ...lexical.keys()]);
   for (const name of names) {
     const d = dense.get(name) ?? 0;

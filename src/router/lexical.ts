@@ -36,8 +36,6 @@ export interface LexicalResult {
   top(n: number): [string, number][];
   /** The same as document numbers. */
   topDocs(n: number): [number, number][];
-  /** The tool a document number holds. */
-  nameOf(doc: number): string | undefined;
 }
 
 /** The documents holding one term, their weighted term frequencies, and their BM25 term weights. */
@@ -219,7 +217,6 @@ export class LexicalIndex {
       scoreOf,
       top: (k) => topDocs(k).map(([doc, s]) => [this.toolByDoc[doc] as string, s]),
       topDocs,
-      nameOf: (doc) => this.toolByDoc[doc],
     };
   }
 

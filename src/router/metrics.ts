@@ -51,7 +51,8 @@ export function evaluate(judged: readonly Judged[], k: number): Metrics {
  * How well the confidence separates queries that need a tool (positives) from those that need none: the
  * probability that a random positive scores above a random negative. Null when either class is missing.
  */
-export function auroc(judged: readonly Pick<Judged, "gold" | "confidence">[]): number | null {
+/** Only whether a query has gold tools counts, so any kind of tool identity will do. */
+export function auroc(judged: readonly { gold: readonly unknown[]; confidence: number }[]): number | null {
   const pos = judged.filter((j) => j.gold.length > 0).map((j) => j.confidence);
   const neg = judged.filter((j) => j.gold.length === 0).map((j) => j.confidence);
   if (pos.length === 0 || neg.length === 0) return null;

@@ -39,19 +39,19 @@ export class IndexFiles {
   private readonly store: DataStore;
   private readonly folder: string;
   /**
-   * A small whole number per tool name, kept while the process runs (BM25 numbers its documents with it),
-   * and per number and per label what the route's hot path asks: arrays where Maps keyed by 100k names or
-   * labels missed the cache at about 2 µs a lookup.
+   * A small whole number per tool name, kept while the process runs: BM25 numbers its documents with it and
+   * a route's candidates are keyed by it. Per number and per label what the hot path asks, in arrays: Maps
+   * keyed by 100k names or labels missed the cache at about 2 µs a lookup, and so did the names themselves.
    */
   private readonly numberOf = new Map<string, number>();
+  private readonly names: string[] = [];
   private readonly labelsByNumber: number[][] = [];
   private readonly numberByLabel: number[] = [];
-  private readonly toolByLabel: (string | null | undefined)[] = [];
   /**
    * Tools with two or more entries (a text and examples). Few in most catalogs, so asking this small set
    * stays in the cache where asking `byTool` of 100k tools did not.
    */
-  private readonly multiple = new Set<string>();
+  private readonly multiple = new Set<number>();
   private embedderId = "";
   private dimension = 0;
   private params: HnswParams | undefined;
@@ -79,13 +79,12 @@ export class IndexFiles {
 
   setEntry(label: number, entry: Entry): void {
     this.entries.set(label, entry);
-    this.toolByLabel[label] = entry.tool;
     if (entry.tool !== null) {
       const number = this.toolNumber(entry.tool);
       const list = this.labelsByNumber[number] as number[];
       list.push(label);
       this.numberByLabel[label] = number;
-      if (list.length >= 2) this.multiple.add(entry.tool);
+      if (list.length >= 2) this.multiple.add(number);
     }
   }
 
@@ -93,22 +92,17 @@ export class IndexFiles {
     const entry = this.entries.get(label);
     if (!entry) return;
     this.entries.delete(label);
-    this.toolByLabel[label] = undefined;
     if (entry.tool === null) return;
-    const list = this.labelsByNumber[this.toolNumber(entry.tool)] as number[];
+    const number = this.toolNumber(entry.tool);
+    const list = this.labelsByNumber[number] as number[];
     const at = list.indexOf(label);
     if (at >= 0) list.splice(at, 1);
     this.numberByLabel[label] = -1;
-    if (list.length < 2) this.multiple.delete(entry.tool);
+    if (list.length < 2) this.multiple.delete(number);
   }
 
-  /** The tool a label stands for; null for a no-tool example, undefined for no entry. */
-  toolOf(label: number): string | null | undefined {
-    return this.toolByLabel[label];
-  }
-
-  hasSeveralEntries(tool: string): boolean {
-    return this.multiple.has(tool);
+  hasSeveralEntries(number: number): boolean {
+    return this.multiple.has(number);
   }
 
   labelsOf(tool: string): readonly number[] {
@@ -123,8 +117,13 @@ export class IndexFiles {
       number = this.labelsByNumber.length;
       this.numberOf.set(tool, number);
       this.labelsByNumber.push([]);
+      this.names.push(tool);
     }
     return number;
+  }
+
+  nameOfNumber(number: number): string {
+    return this.names[number] as string;
   }
 
   /** The number of the tool a label stands for; -1 for a no-tool example or no entry. */

@@ -223,9 +223,10 @@ export class Router {
     // The same confidence calibration fitted the threshold on; only the fused score differs per tool.
     const offset = confidence(0, candidates.dense, candidates.reject, rejectWeight);
     const tools = ranked.map((c): RoutedTool => {
-      const category = this.categoryOf.get(c.name);
+      const name = this.files.nameOfNumber(c.name);
+      const category = this.categoryOf.get(name);
       return {
-        name: c.name,
+        name,
         score: round(c.fused + offset),
         why: {
           dense: round(c.dense),
@@ -334,7 +335,8 @@ export class Router {
           confidence: choice.confidence,
           kept: l.tools.every((t) => choice.categories.has(this.categoryOf.get(t) ?? "")),
         };
-        scored.push({ gold: l.tools, ...c, ...(tier ? { tier } : {}) });
+        const gold = l.tools.map((name) => this.files.toolNumber(name));
+        scored.push({ gold, ...c, ...(tier ? { tier } : {}) });
       });
     }
     const result = fit(scored, { rejectWeight: this.calibration.rejectWeight });
@@ -388,10 +390,9 @@ export class Router {
     const sources: CandidateSources = {
       dense: this.dense,
       lexical: this.lexical,
-      categoryOf: this.categoryOf,
       vectors: this.vectors,
       rejectLabels: this.rejectLabels,
-      toolOf: (label) => this.files.toolOf(label),
+      categoryOf: (number) => this.categoryOf.get(this.files.nameOfNumber(number)),
       numberOfLabel: (label) => this.files.numberOfLabel(label),
       labelsOfNumber: (number) => this.files.labelsOfNumber(number),
     };
@@ -408,12 +409,13 @@ export class Router {
    * examples are few and different from each other, lost a query from its top 5.
    * `excluded`: calibration's held-out entries, left out.
    */
-  private scoreByExamples(dense: Map<string, number>, vector: Float32Array, excluded?: Set<number>): void {
+  private scoreByExamples(dense: Map<number, number>, vector: Float32Array, excluded?: Set<number>): void {
     for (const tool of dense.keys()) {
       // Most tools of a large catalog have no examples: skipped before the cache, which would otherwise
       // gain a null for every tool any route ever considered.
       if (!this.files.hasSeveralEntries(tool)) continue;
-      const set = excluded ? this.exampleSetOf(tool, excluded) : this.cachedExampleSet(tool);
+      const name = this.files.nameOfNumber(tool);
+      const set = excluded ? this.exampleSetOf(name, excluded) : this.cachedExampleSet(name);
       if (!set) continue;
       let first = -1;
       let second = -1;
