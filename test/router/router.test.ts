@@ -284,3 +284,43 @@ test("after upserts, removals, feedback and a reopen, every route's BM25 scores 
   }
   await router.close();
 });
+
+test("a route runs BM25 while the embedder works, and an embedding failure reaches the caller", async () => {
+  // A stand-in embedder built here: one fixed vector, answered after a delay for the query only.
+  let pending: (() => void) | undefined;
+  let failNext = false;
+  const standIn = {
+    id: "stand-in-slow@1",
+    dimension: 4,
+    async embed(texts: string[]) {
+      if (texts.length === 1 && texts[0]?.startsWith("slow")) {
+        await new Promise<void>((resolve) => {
+          pending = resolve;
+        });
+        if (failNext) throw new Error("the model crashed");
+      }
+      return texts.map(() => Float32Array.from([0.5, 0.5, 0.5, 0.5]));
+    },
+  };
+  const router = await Router.open({ tools: catalog, store: freshStore(), embedder: standIn });
+  let lexicalRan = false;
+  const searchLexical = router.searchLexical.bind(router);
+  router.searchLexical = (text: string) => {
+    lexicalRan = true;
+    return searchLexical(text);
+  };
+  const routed = router.route("slow: convert dollars to euros", { topK: 3 });
+  // Let the event loop turn until the embedding is asked for and BM25 has had its turn.
+  while (!pending) await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(lexicalRan, true, "BM25 ran before the embedding came back");
+  pending();
+  assert.equal((await routed).tools[0]?.name, "convert_currency");
+  failNext = true;
+  pending = undefined;
+  const failing = router.route("slow: anything", { topK: 3 });
+  while (!pending) await new Promise((resolve) => setImmediate(resolve));
+  pending();
+  await assert.rejects(failing, /the model crashed/);
+  await router.close();
+});
