@@ -302,6 +302,14 @@ test("a route runs BM25 while the embedder works, and an embedding failure reach
       return texts.map(() => Float32Array.from([0.5, 0.5, 0.5, 0.5]));
     },
   };
+  // Functions rather than reading `pending` here: it is set inside the embedder, which TypeScript's
+  // narrowing does not see.
+  const embedding = () => pending !== undefined;
+  const release = () => {
+    const resolve = pending;
+    pending = undefined;
+    resolve?.();
+  };
   const router = await Router.open({ tools: catalog, store: freshStore(), embedder: standIn });
   let lexicalRan = false;
   const searchLexical = router.searchLexical.bind(router);
@@ -311,16 +319,15 @@ test("a route runs BM25 while the embedder works, and an embedding failure reach
   };
   const routed = router.route("slow: convert dollars to euros", { topK: 3 });
   // Let the event loop turn until the embedding is asked for and BM25 has had its turn.
-  while (!pending) await new Promise((resolve) => setImmediate(resolve));
+  while (!embedding()) await new Promise((resolve) => setImmediate(resolve));
   await new Promise((resolve) => setImmediate(resolve));
   assert.equal(lexicalRan, true, "BM25 ran before the embedding came back");
-  pending();
+  release();
   assert.equal((await routed).tools[0]?.name, "convert_currency");
   failNext = true;
-  pending = undefined;
   const failing = router.route("slow: anything", { topK: 3 });
-  while (!pending) await new Promise((resolve) => setImmediate(resolve));
-  pending();
+  while (!embedding()) await new Promise((resolve) => setImmediate(resolve));
+  release();
   await assert.rejects(failing, /the model crashed/);
   await router.close();
 });
