@@ -49,7 +49,7 @@ export class IndexFiles {
   private readonly numberByLabel: number[] = [];
   /**
    * Tools with two or more entries (a text and examples). Few in most catalogs, so asking this small set
-   * stays in the cache where asking `byTool` of 100k tools did not.
+   * stays in the cache where looking up the labels of any of 100k tools did not.
    */
   private readonly multiple = new Set<number>();
   private embedderId = "";
