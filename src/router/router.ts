@@ -411,8 +411,9 @@ export class Router {
    */
   private scoreByExamples(dense: Map<number, number>, vector: Float32Array, excluded?: Set<number>): void {
     for (const tool of dense.keys()) {
-      // Most tools of a large catalog have no examples: skipped before the cache, which would otherwise
-      // gain a null for every tool any route ever considered.
+      // Most tools of a large catalog have no examples: skipped here, before the cache (which would otherwise
+      // gain a null for every tool any route ever considered) and before building their main text for
+      // nothing, which showed up in the routing profile at 100k tools.
       if (!this.files.hasSeveralEntries(tool)) continue;
       const name = this.files.nameOfNumber(tool);
       const set = excluded ? this.exampleSetOf(name, excluded) : this.cachedExampleSet(name);
@@ -445,9 +446,7 @@ export class Router {
 
   private exampleSetOf(name: string, excluded?: Set<number>): ExampleSet | null {
     const tool = this.tools.get(name);
-    // A tool with fewer than two entries has no two examples; most tools of a large catalog have none, and
-    // building their main text for nothing showed up in the routing profile at 100k tools.
-    if (!tool || this.files.labelsOf(name).length < 2) return null;
+    if (!tool) return null;
     const mainOf = mainText(tool);
     let main: Float32Array | undefined;
     const examples: Float32Array[] = [];
