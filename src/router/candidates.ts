@@ -3,6 +3,7 @@
 // and the threshold (router.ts) only see what this returns.
 import type { DenseIndex } from "./dense.ts";
 import type { LexicalIndex, LexicalResult } from "./lexical.ts";
+import { type SubwordIndex, trigrams } from "./subword.ts";
 import type { VectorStore } from "./vector-store.ts";
 
 /**
@@ -18,11 +19,13 @@ export interface LexicalCandidates {
   result: LexicalResult;
   /** BM25's best LEXICAL_FETCH tools (document numbers: the router's tool numbers), best first. */
   top: readonly [number, number][];
+  /** The query's trigrams, for subword similarity with the candidates. */
+  grams: Uint32Array;
 }
 
 export function searchLexical(index: LexicalIndex, text: string): LexicalCandidates {
   const result = index.search(text);
-  return { result, top: result.topDocs(LEXICAL_FETCH) };
+  return { result, top: result.topDocs(LEXICAL_FETCH), grams: trigrams(text) };
 }
 
 /** Keyed by tool number (IndexFiles.toolNumber): names would each be a cache miss at 100k tools. */
@@ -31,6 +34,8 @@ export interface Candidates {
   dense: Map<number, number>;
   /** Normalised BM25 per candidate tool that shares a term with the query. */
   lexical: Map<number, number>;
+  /** Subword similarity (subword.ts) of every candidate tool. */
+  subword: Map<number, number>;
   /** Best similarity to a no-tool example. */
   reject: number;
 }
@@ -39,6 +44,7 @@ export interface Candidates {
 export interface CandidateSources {
   readonly dense: DenseIndex;
   readonly lexical: LexicalIndex;
+  readonly subword: SubwordIndex;
   readonly vectors: VectorStore;
   readonly rejectLabels: readonly number[];
   /** The category (given or clustered) of a tool by number. */
@@ -109,8 +115,10 @@ export function findCandidates(
     dense.set(tool, best);
     lexical.set(tool, s);
   }
+  const subword = new Map<number, number>();
+  sources.subword.similarities(lexicalHalf.grams, dense.keys(), subword);
   let reject = 0;
   for (const label of sources.rejectLabels)
     if (!holdOut?.excluded.has(label)) reject = Math.max(reject, vectors.similarity(label));
-  return { dense, lexical, reject };
+  return { dense, lexical, subword, reject };
 }

@@ -38,6 +38,7 @@ export function defaultCalibration(embedderId: string, tools: readonly Tool[]): 
     version: 1,
     embedderId,
     lexicalWeight: 0.5,
+    subwordShare: 0.3,
     rejectWeight: 0,
     threshold: 0.3,
     tierConfidence: null,

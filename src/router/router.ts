@@ -28,7 +28,8 @@ import { fuse } from "./fusion.ts";
 import { LexicalIndex } from "./lexical.ts";
 import { NO_TOOL_ANCHORS } from "./no-tool-anchors.ts";
 import { type Entry, IndexFiles } from "./persist.ts";
-import { mainText } from "./text.ts";
+import { SubwordIndex } from "./subword.ts";
+import { mainText, ownText } from "./text.ts";
 import { cluster, dot, MIN_TOOLS_FOR_TIERS, Tiers } from "./tiers.ts";
 import { VectorStore } from "./vector-store.ts";
 
@@ -60,7 +61,10 @@ export interface RoutedTool {
   score: number;
   why: {
     dense: number;
+    /** BM25's coverage of the query. */
     lexical: number;
+    /** Character-trigram similarity to the tool's own words. */
+    subword: number;
     fused: number;
     /** 2: ranked within the departments tier 1 chose (or the caller named); "global": among all tools. */
     tier: 1 | 2 | "global";
@@ -88,6 +92,7 @@ export class Router {
   readonly report: OpenReport;
   private readonly tools = new Map<string, Tool>();
   private readonly lexical = new LexicalIndex();
+  private readonly subword = new SubwordIndex();
   private readonly tiers = new Tiers();
   /** Category (given or clustered) per tool. */
   private readonly categoryOf = new Map<string, string>();
@@ -218,10 +223,9 @@ export class Router {
       tier = "global";
     }
     this.scoreByExamples(candidates.dense, vector);
-    const { lexicalWeight, rejectWeight } = this.calibration;
-    const ranked = fuse(candidates.dense, candidates.lexical, lexicalWeight).slice(0, topK);
+    const ranked = fuse(candidates, this.calibration).slice(0, topK);
     // The same confidence calibration fitted the threshold on; only the fused score differs per tool.
-    const offset = confidence(0, candidates.dense, candidates.reject, rejectWeight);
+    const offset = confidence(0, candidates.dense, candidates.reject, this.calibration.rejectWeight);
     const tools = ranked.map((c): RoutedTool => {
       const name = this.files.nameOfNumber(c.name);
       const category = this.categoryOf.get(name);
@@ -231,6 +235,7 @@ export class Router {
         why: {
           dense: round(c.dense),
           lexical: round(c.lexical),
+          subword: round(c.subword),
           fused: round(c.fused),
           tier,
           ...(category ? { category } : {}),
@@ -248,6 +253,7 @@ export class Router {
     this.tools.set(tool.name, tool);
     await this.sync(tool.name);
     this.lexical.upsert(tool, this.feedback.byTool().get(tool.name) ?? [], this.files.toolNumber(tool.name));
+    this.subword.upsert(this.files.toolNumber(tool.name), ownText(tool));
     this.tier(tool);
     this.scheduleSave();
   }
@@ -258,6 +264,7 @@ export class Router {
     this.untier(tool);
     this.tools.delete(name);
     this.lexical.remove(name);
+    this.subword.remove(this.files.toolNumber(name));
     await this.sync(name);
     this.scheduleSave();
   }
@@ -346,6 +353,7 @@ export class Router {
       version: 1,
       embedderId: this.embedder.id,
       lexicalWeight: result.lexicalWeight,
+      subwordShare: result.subwordShare,
       rejectWeight: result.rejectWeight,
       threshold: result.threshold,
       tierConfidence: result.tierConfidence,
@@ -390,6 +398,7 @@ export class Router {
     const sources: CandidateSources = {
       dense: this.dense,
       lexical: this.lexical,
+      subword: this.subword,
       vectors: this.vectors,
       rejectLabels: this.rejectLabels,
       categoryOf: (number) => this.categoryOf.get(this.files.nameOfNumber(number)),
@@ -534,8 +543,11 @@ export class Router {
 
   private buildLexicalAndTiers(): void {
     const learned = this.feedback.byTool();
-    for (const tool of this.tools.values())
-      this.lexical.upsert(tool, learned.get(tool.name) ?? [], this.files.toolNumber(tool.name));
+    for (const tool of this.tools.values()) {
+      const number = this.files.toolNumber(tool.name);
+      this.lexical.upsert(tool, learned.get(tool.name) ?? [], number);
+      this.subword.upsert(number, ownText(tool));
+    }
     const tools = [...this.tools.values()];
     if (tools.some((t) => t.category)) {
       for (const tool of tools) this.categoryOf.set(tool.name, tool.category ?? "uncategorised");

@@ -14,8 +14,8 @@ export function nameWords(name: string): string[] {
     .filter((w) => w.length > 0);
 }
 
-/** A tool's words for the dense half: name words, title, description, tags. */
-function denseText(tool: Tool): string {
+/** A tool's own words (name words, title, description, tags; not its examples), for the dense half and subword similarity. */
+export function ownText(tool: Tool): string {
   const parts = [nameWords(tool.name).join(" ")];
   if (tool.title) parts.push(tool.title);
   parts.push(tool.description);
@@ -31,12 +31,12 @@ function denseText(tool: Tool): string {
  * 0.785 -> 0.868; other request framings ("Could you help me? I need this: …") gave nearly the same gains.
  */
 export function mainText(tool: Tool): string {
-  return `Hi! Can you help me? ${denseText(tool)}`;
+  return `Hi! Can you help me? ${ownText(tool)}`;
 }
 
 // A short English stop list: BM25's IDF already discounts common words, but dropping them keeps posting
 // lists short, which is what keeps lexical search under a millisecond at 100k tools.
-const STOP = new Set(
+export const STOP_WORDS: ReadonlySet<string> = new Set(
   (
     "a an and are as at be by can could do does for from has have how i if in into is it its me my of on or " +
     "our please should so some that the their them then there these this to us was we what when where which " +
@@ -76,7 +76,7 @@ const CANONICAL = new Map(
 export function terms(text: string): string[] {
   const out: string[] = [];
   for (const raw of nameWords(text)) {
-    if (STOP.has(raw)) continue;
+    if (STOP_WORDS.has(raw)) continue;
     out.push(term(raw));
   }
   return out;
@@ -123,7 +123,7 @@ export function queryTerms(text: string): { terms: string[]; pairs: string[] } {
     const clause: string[] = [];
     for (const raw of nameWords(part)) {
       if (CLAUSE_WORDS.has(raw)) clause.length = 0;
-      if (STOP.has(raw)) continue;
+      if (STOP_WORDS.has(raw)) continue;
       const t = term(raw);
       out.push(t);
       if (CLAUSE_WORDS.has(raw)) continue;

@@ -9,6 +9,8 @@ import type { Tool } from "../../src/catalog/index.ts";
 import { createEmbedder, type Embedder } from "../../src/embed/index.ts";
 import { Router, RouterError } from "../../src/router/index.ts";
 import { LexicalIndex } from "../../src/router/lexical.ts";
+import { SubwordIndex, trigrams } from "../../src/router/subword.ts";
+import { ownText } from "../../src/router/text.ts";
 import { FileStore } from "../../src/store/index.ts";
 
 const catalog: Tool[] = JSON.parse(
@@ -250,8 +252,9 @@ test("a tool's examples count together: one lucky example does not outrank examp
   await router.close();
 });
 
-test("after upserts, removals, feedback and a reopen, every route's BM25 scores equal a fresh index's", async () => {
-  // Routes read BM25 by the router's tool numbers rather than by name; this checks the numbers stay right.
+test("after upserts, removals, feedback and a reopen, every route's BM25 and subword scores equal a fresh index's", async () => {
+  // Routes read BM25 and subword scores by the router's tool numbers rather than by name; this checks the
+  // numbers stay right.
   const store = freshStore();
   let router = await Router.open({ tools: catalog, store, embedder });
   const parcel: Tool = {
@@ -273,14 +276,30 @@ test("after upserts, removals, feedback and a reopen, every route's BM25 scores 
   fresh.upsert({ ...parcel, description: "Find where a parcel is from its tracking number." }, [
     "where did my order go",
   ]);
+  const finalTools = [
+    ...catalog.filter((t) => t.name !== "send_email"),
+    { ...parcel, description: "Find where a parcel is from its tracking number." },
+  ];
+  const freshSubword = new SubwordIndex();
+  finalTools.forEach((tool, i) => {
+    freshSubword.upsert(i, ownText(tool));
+  });
   for (const query of ["where is my parcel", "convert dollars to euros", "send an email to my team"]) {
     const result = await router.route(query, { topK: 8 });
     const expected = fresh.search(query);
-    for (const tool of result.tools)
+    const subword = new Map<number, number>();
+    freshSubword.similarities(trigrams(query), finalTools.keys(), subword);
+    for (const tool of result.tools) {
       assert.ok(
         Math.abs(tool.why.lexical - expected.score(tool.name)) < 1e-6,
         `${query}: ${tool.name} ${tool.why.lexical} vs ${expected.score(tool.name)}`,
       );
+      const want = subword.get(finalTools.findIndex((t) => t.name === tool.name)) as number;
+      assert.ok(
+        Math.abs(tool.why.subword - want) < 1e-4,
+        `${query}: ${tool.name} ${tool.why.subword} vs ${want}`,
+      );
+    }
   }
   await router.close();
 });

@@ -51,15 +51,32 @@ test("BM25 ranks the tool whose name words match, and scores coverage in 0..1", 
   assert.equal(index.size, 2);
 });
 
-test("fusion mixes dense and lexical by the weight and sorts best first", () => {
-  const dense = new Map([
-    ["a", 0.8],
-    ["b", 0.4],
-  ]);
-  const lexical = new Map([["b", 1]]);
-  assert.equal(fuse(dense, lexical, 0)[0]?.name, "a");
-  assert.equal(fuse(dense, lexical, 0.7)[0]?.name, "b");
-  assert.ok(Math.abs((fuse(dense, lexical, 0.5)[0]?.fused ?? 0) - 0.7) < 1e-9);
+test("fusion mixes dense and lexical by the weight, BM25 and subword by the share, and sorts best first", () => {
+  const scores = {
+    dense: new Map([
+      ["a", 0.8],
+      ["b", 0.4],
+    ]),
+    lexical: new Map([["b", 1]]),
+    subword: new Map([
+      ["a", 0.9],
+      ["b", 0.1],
+    ]),
+  };
+  const at = (lexicalWeight: number, subwordShare: number) => fuse(scores, { lexicalWeight, subwordShare });
+  assert.equal(at(0, 0)[0]?.name, "a");
+  assert.equal(at(0.7, 0)[0]?.name, "b");
+  assert.ok(Math.abs((at(0.5, 0)[0]?.fused ?? 0) - 0.7) < 1e-9);
+  // b: 0.5·0.4 + 0.5·(0.5·1 + 0.5·0.1) = 0.475; a: 0.5·0.8 + 0.5·(0.5·0 + 0.5·0.9) = 0.625.
+  const mixed = at(0.5, 0.5);
+  assert.deepEqual(
+    mixed.map((c) => [c.name, Math.round(c.fused * 1000) / 1000]),
+    [
+      ["a", 0.625],
+      ["b", 0.475],
+    ],
+  );
+  assert.deepEqual(mixed[1], { name: "b", dense: 0.4, lexical: 1, subword: 0.1, fused: mixed[1]?.fused });
 });
 
 test("metrics: hit@1, recall@K, complete@K, MRR, AUROC and accuracy", () => {
@@ -116,6 +133,7 @@ test("catalog profile: API-style naming moves an uncalibrated catalog's fusion t
     version: 1 as const,
     embedderId: "test",
     lexicalWeight: 0.6,
+    subwordShare: 0.3,
     rejectWeight: 0,
     threshold: 0.3,
     tierConfidence: null,

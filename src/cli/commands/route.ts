@@ -76,7 +76,7 @@ export const command: Command = {
         );
         for (const t of result.tools)
           process.stdout.write(
-            `  ${t.name.padEnd(32)} ${t.score.toFixed(3)}  dense ${t.why.dense.toFixed(3)} lexical ${t.why.lexical.toFixed(3)} tier ${t.why.tier}${t.why.category ? ` (${t.why.category})` : ""}\n`,
+            `  ${t.name.padEnd(32)} ${t.score.toFixed(3)}  dense ${t.why.dense.toFixed(3)} lexical ${t.why.lexical.toFixed(3)} subword ${t.why.subword.toFixed(3)} tier ${t.why.tier}${t.why.category ? ` (${t.why.category})` : ""}\n`,
           );
       }
       return 0;
