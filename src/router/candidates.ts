@@ -21,11 +21,25 @@ export interface LexicalCandidates {
   top: readonly [number, number][];
   /** The query's trigrams, for subword similarity with the candidates. */
   grams: Uint32Array;
+  /** Subword similarity of the tools in `top`, which are candidates whatever the dense half finds. */
+  subword: ReadonlyMap<number, number>;
 }
 
-export function searchLexical(index: LexicalIndex, text: string): LexicalCandidates {
+export function searchLexical(
+  index: LexicalIndex,
+  subwordIndex: SubwordIndex,
+  text: string,
+): LexicalCandidates {
   const result = index.search(text);
-  return { result, top: result.topDocs(LEXICAL_FETCH), grams: trigrams(text) };
+  const top = result.topDocs(LEXICAL_FETCH);
+  const grams = trigrams(text);
+  const subword = new Map<number, number>();
+  subwordIndex.similarities(
+    grams,
+    top.map(([doc]) => doc),
+    subword,
+  );
+  return { result, top, grams, subword };
 }
 
 /** Keyed by tool number (IndexFiles.toolNumber): names would each be a cache miss at 100k tools. */
@@ -68,7 +82,11 @@ export function findCandidates(
   text: string,
   vector: Float32Array,
   scope: CandidateScope = {},
-  lexicalHalf: LexicalCandidates = searchLexical(scope.holdOut?.lexical ?? sources.lexical, text),
+  lexicalHalf: LexicalCandidates = searchLexical(
+    scope.holdOut?.lexical ?? sources.lexical,
+    sources.subword,
+    text,
+  ),
 ): Candidates {
   const { allowed, holdOut } = scope;
   const { vectors } = sources;
@@ -115,7 +133,7 @@ export function findCandidates(
     dense.set(tool, best);
     lexical.set(tool, s);
   }
-  const subword = new Map<number, number>();
+  const subword = new Map(lexicalHalf.subword);
   sources.subword.similarities(lexicalHalf.grams, dense.keys(), subword);
   let reject = 0;
   for (const label of sources.rejectLabels)

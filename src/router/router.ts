@@ -181,7 +181,7 @@ export class Router {
 
   /** The lexical half of a route, which needs no embedding; public for the benchmark. */
   searchLexical(text: string): LexicalCandidates {
-    return searchLexical(this.lexical, text);
+    return searchLexical(this.lexical, this.subword, text);
   }
 
   /**

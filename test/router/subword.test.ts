@@ -58,3 +58,18 @@ test("after upserts, replacements and removals the scores equal a freshly built 
   assert.deepEqual(scores(live, query, [0, 1, 2, 3, 7]), scores(fresh, query, [0, 1, 2, 3, 7]));
   assert.equal(scores(live, query, [2])[0], 0);
 });
+
+test("replacing documents many times over keeps only their latest words", () => {
+  // Each replacement leaves its old grams behind in the shared pool until it is compacted: 3,000 rounds of
+  // ~50 grams each pass the first pool's 65,536 entries several times.
+  const live = new SubwordIndex();
+  const text = (doc: number, round: number) =>
+    `tool ${doc} version ${round} lists invoices and refunds ${round * 7}`;
+  for (let round = 0; round < 1000; round++)
+    for (let doc = 0; doc < 3; doc++) live.upsert(doc, text(doc, round));
+  const fresh = new SubwordIndex();
+  for (let doc = 0; doc < 3; doc++) fresh.upsert(doc, text(doc, 999));
+  const query = "refund invoices of version 999";
+  assert.deepEqual(scores(live, query, [0, 1, 2]), scores(fresh, query, [0, 1, 2]));
+  assert.ok((scores(live, query, [0])[0] as number) > 0.3);
+});
