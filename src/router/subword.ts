@@ -40,11 +40,12 @@ export function trigrams(text: string): Uint32Array {
   const packed = new Uint32Array(counts.size);
   let i = 0;
   for (const [id, count] of counts) packed[i++] = (id << COUNT_BITS) | count;
-  return packed;
+  // By gram id, so a document's reads of the per-gram arrays move forward through memory.
+  return packed.sort();
 }
 
 /** Sublinear term frequency by count, so a gram repeated across a long text does not drown the rest. */
-const TERM_FREQUENCY = Float64Array.from({ length: MAX_COUNT + 1 }, (_, count) => 1 + Math.log(count));
+const TERM_FREQUENCY = Float32Array.from({ length: MAX_COUNT + 1 }, (_, count) => 1 + Math.log(count));
 
 /**
  * Every document's packed grams in one growing array, a slice per document. 100k small typed arrays would
@@ -60,7 +61,8 @@ export class SubwordIndex {
   private start = new Int32Array(0);
   private length = new Int32Array(0);
   private readonly documentFrequency = new Int32Array(GRAM_COUNT);
-  private readonly idf = new Float64Array(GRAM_COUNT);
+  /** Float32, like `queryWeight`: half the cache footprint for the scattered reads of every similarity. */
+  private readonly idf = new Float32Array(GRAM_COUNT);
   private documentCount = 0;
   /** The document count `idf` was computed for; -1 after any change. */
   private idfFor = -1;
@@ -68,8 +70,8 @@ export class SubwordIndex {
    * During `similarities`, the query's tf-idf weight times the IDF by gram id (zero elsewhere): a document's
    * dot product then reads one array per gram.
    */
-  private readonly queryWeight = new Float64Array(GRAM_COUNT);
-  /** Each document's tf-idf vector length under the current IDF; NaN until first needed. */
+  private readonly queryWeight = new Float32Array(GRAM_COUNT);
+  /** Each document's tf-idf vector length under the current IDF. */
   private norms = new Float64Array(0);
 
   upsert(doc: number, text: string): void {
@@ -122,24 +124,9 @@ export class SubwordIndex {
         const entry = pool[i] as number;
         dot += (TERM_FREQUENCY[entry & MAX_COUNT] as number) * (queryWeight[entry >>> COUNT_BITS] as number);
       }
-      out.set(doc, dot > 0 ? dot / (queryNorm * this.norm(doc, from, to)) : 0);
+      out.set(doc, dot > 0 ? dot / (queryNorm * (this.norms[doc] as number)) : 0);
     }
     for (const entry of query) queryWeight[entry >>> COUNT_BITS] = 0;
-  }
-
-  private norm(doc: number, from: number, to: number): number {
-    let norm = this.norms[doc] as number;
-    if (Number.isNaN(norm)) {
-      let sum = 0;
-      for (let i = from; i < to; i++) {
-        const entry = this.pool[i] as number;
-        const w = (TERM_FREQUENCY[entry & MAX_COUNT] as number) * (this.idf[entry >>> COUNT_BITS] as number);
-        sum += w * w;
-      }
-      norm = Math.sqrt(sum);
-      this.norms[doc] = norm;
-    }
-    return norm;
   }
 
   /** Room for document `doc` and `count` more pool entries: grows the arrays, or first drops dead slices. */
@@ -153,7 +140,7 @@ export class SubwordIndex {
       };
       this.start = grow(this.start, new Int32Array(size), 0);
       this.length = grow(this.length, new Int32Array(size), -1);
-      this.norms = grow(this.norms, new Float64Array(size), Number.NaN);
+      this.norms = grow(this.norms, new Float64Array(size), 0);
     }
     if (this.used + count <= this.pool.length) return;
     // Replaced and removed documents leave dead slices: copy the live ones into a pool with room to spare.
@@ -184,7 +171,20 @@ export class SubwordIndex {
       const df = documentFrequency[id] as number;
       idf[id] = df === 0 ? 0 : Math.log(1 + (n - df + 0.5) / (df + 0.5));
     }
-    this.norms.fill(Number.NaN);
+    // Every document's vector length under the new IDF: one pass over the pool (about 15M grams at 100k
+    // tools), paid by the first route after a change rather than by every route's first visit to a tool.
+    const { pool, norms } = this;
+    for (let doc = 0; doc < this.length.length; doc++) {
+      const from = this.start[doc] as number;
+      const to = from + (this.length[doc] as number);
+      let sum = 0;
+      for (let i = from; i < to; i++) {
+        const entry = pool[i] as number;
+        const w = (TERM_FREQUENCY[entry & MAX_COUNT] as number) * (idf[entry >>> COUNT_BITS] as number);
+        sum += w * w;
+      }
+      norms[doc] = Math.sqrt(sum);
+    }
     this.idfFor = n;
   }
 }

@@ -31,7 +31,7 @@ test("a misspelt or inflected word still matches; text sharing no trigram scores
   assert.ok((astrology as number) > 3 * (weather as number), `astrology ${astrology}, weather ${weather}`);
   assert.equal(zip, 0);
   const [same] = scores(index, "Strology Tool. Povides strology services for you.", [0]);
-  assert.ok(Math.abs((same as number) - 1) < 1e-12);
+  assert.ok(Math.abs((same as number) - 1) < 1e-6); // float32 weights
 });
 
 test("after upserts, replacements and removals the scores equal a freshly built index's", () => {
