@@ -1,6 +1,7 @@
 // Fitting the router's free parameters from labelled queries ({ query, tools }, tools empty = no tool):
-// the lexical weight of the fusion and the subword share of the lexical score, the weight of the no-tool reject class, and the threshold τ. Grid
-// searches over a few thousand candidate lists are instant, so no optimiser library is needed.
+// the lexical weight of the fusion and the subword share of the lexical score, the weight of the no-tool
+// reject class, and the threshold τ. Grid searches over a few thousand candidate lists are instant, so no
+// optimiser library is needed.
 import { z } from "zod";
 import { type FusionWeights, fuse } from "./fusion.ts";
 import { auroc } from "./metrics.ts";

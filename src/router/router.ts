@@ -252,8 +252,9 @@ export class Router {
     if (previous) this.untier(previous);
     this.tools.set(tool.name, tool);
     await this.sync(tool.name);
-    this.lexical.upsert(tool, this.feedback.byTool().get(tool.name) ?? [], this.files.toolNumber(tool.name));
-    this.subword.upsert(this.files.toolNumber(tool.name), ownText(tool));
+    const number = this.files.toolNumber(tool.name);
+    this.lexical.upsert(tool, this.feedback.byTool().get(tool.name) ?? [], number);
+    this.subword.upsert(number, ownText(tool));
     this.tier(tool);
     this.scheduleSave();
   }
