@@ -63,6 +63,11 @@ function termWeight(tf: number, length: number, avgLength: number): number {
   return (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / avgLength));
 }
 
+/** BM25's IDF of a term held by `df` of `n` documents; shared with subword similarity's grams. */
+export function bm25Idf(n: number, df: number): number {
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
 /** A query term (or pair) the catalog holds, with its IDF and the most any document gains from it. */
 interface QueryTerm {
   idf: number;
@@ -190,7 +195,7 @@ export class LexicalIndex {
       const isPair = !unique.has(term);
       if (isPair && !posting) continue;
       const df = posting?.docs.length ?? 0;
-      const idf = (isPair ? PAIR_WEIGHT : 1) * Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      const idf = (isPair ? PAIR_WEIGHT : 1) * bm25Idf(n, df);
       norm += idf * (K1 + 1);
       if (!posting) continue;
       this.refreshWeights(posting, avgLength);

@@ -8,6 +8,7 @@
 // Hand-written: it scores only the few dozen candidates a route already has (a trigram index over every
 // tool would touch most of a large catalog per query), which no search library offers, and it is a tf-idf
 // cosine over at most 38³ fixed gram ids, a few dozen lines.
+import { bm25Idf } from "./lexical.ts";
 import { nameWords, STOP_WORDS } from "./text.ts";
 
 /** '<' and '>' pad a word; nameWords leaves only a-z and 0-9 inside it. */
@@ -64,8 +65,8 @@ export class SubwordIndex {
   /** Float32, like `queryWeight`: half the cache footprint for the scattered reads of every similarity. */
   private readonly idf = new Float32Array(GRAM_COUNT);
   private documentCount = 0;
-  /** The document count `idf` was computed for; -1 after any change. */
-  private idfFor = -1;
+  /** Whether the catalog changed since `idf` (and `norms`) were computed. */
+  private idfStale = true;
   /**
    * During `similarities`, the query's tf-idf weight times the IDF by gram id (zero elsewhere): a document's
    * dot product then reads one array per gram.
@@ -85,7 +86,7 @@ export class SubwordIndex {
     this.live += grams.length;
     for (const entry of grams) this.count(entry >>> COUNT_BITS, 1);
     this.documentCount++;
-    this.idfFor = -1;
+    this.idfStale = true;
   }
 
   remove(doc: number): void {
@@ -96,7 +97,7 @@ export class SubwordIndex {
     this.length[doc] = -1;
     this.live -= length;
     this.documentCount--;
-    this.idfFor = -1;
+    this.idfStale = true;
   }
 
   /**
@@ -164,12 +165,12 @@ export class SubwordIndex {
 
   /** BM25's IDF for every gram; recomputed only after the catalog changed. */
   private refreshIdf(): void {
+    if (!this.idfStale) return;
     const n = this.documentCount;
-    if (this.idfFor === n) return;
     const { documentFrequency, idf } = this;
     for (let id = 0; id < GRAM_COUNT; id++) {
       const df = documentFrequency[id] as number;
-      idf[id] = df === 0 ? 0 : Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      idf[id] = df === 0 ? 0 : bm25Idf(n, df);
     }
     // Every document's vector length under the new IDF: one pass over the pool (about 15M grams at 100k
     // tools), paid by the first route after a change rather than by every route's first visit to a tool.
@@ -185,6 +186,6 @@ export class SubwordIndex {
       }
       norms[doc] = Math.sqrt(sum);
     }
-    this.idfFor = n;
+    this.idfStale = false;
   }
 }
