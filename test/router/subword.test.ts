@@ -73,3 +73,17 @@ test("replacing documents many times over keeps only their latest words", () => 
   assert.deepEqual(scores(live, query, [0, 1, 2]), scores(fresh, query, [0, 1, 2]));
   assert.ok((scores(live, query, [0])[0] as number) > 0.3);
 });
+
+test("a document added after a query still changes every gram's IDF", () => {
+  const live = new SubwordIndex();
+  live.upsert(0, "send an email");
+  live.upsert(1, "read the calendar");
+  const query = "email the calendar";
+  scores(live, query, [0, 1]);
+  live.upsert(2, "email digest"); // only an addition: no removal marks the IDF stale on the way
+  const fresh = new SubwordIndex();
+  fresh.upsert(0, "send an email");
+  fresh.upsert(1, "read the calendar");
+  fresh.upsert(2, "email digest");
+  assert.deepEqual(scores(live, query, [0, 1, 2]), scores(fresh, query, [0, 1, 2]));
+});
