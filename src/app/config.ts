@@ -12,6 +12,17 @@ export const switchboardConfigSchema = z.strictObject({
   llm: z
     .strictObject({ baseUrl: z.url(), model: z.string().min(1), apiKey: z.string().min(1).optional() })
     .optional(),
+  /** What the operator lets tools put through the API (or synthesized) use; see docs/security-tools.md. */
+  security: z
+    .strictObject({
+      /** Executables an mcp binding may start. */
+      mcpCommands: z.array(z.string().min(1)).default([]),
+      /** Non-public destinations tools may reach (hosts, host:port, CIDRs), beyond catalog tools' origins. */
+      egressAllow: z.array(z.string().min(1)).default([]),
+      /** Environment variables {env.NAME} may read. */
+      toolSecrets: z.array(z.string().min(1)).default([]),
+    })
+    .default({ mcpCommands: [], egressAllow: [], toolSecrets: [] }),
 });
 
 export type SwitchboardConfig = z.infer<typeof switchboardConfigSchema>;
@@ -40,6 +51,11 @@ export function configFrom(env: Env, overrides: ConfigOverrides = {}): Switchboa
       ...(env.SWITCHBOARD_MODEL ? { model: env.SWITCHBOARD_MODEL } : {}),
     },
     ...(llm ? { llm } : {}),
+    security: {
+      mcpCommands: env.SWITCHBOARD_MCP_COMMANDS,
+      egressAllow: env.SWITCHBOARD_EGRESS_ALLOW,
+      toolSecrets: env.SWITCHBOARD_TOOL_SECRETS,
+    },
   });
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];

@@ -3,6 +3,8 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import { importedName } from "./admission.ts";
+import { withoutUnsafePatterns } from "./regex.ts";
 import type { Tool } from "./schema.ts";
 
 export interface McpImport {
@@ -19,8 +21,13 @@ function toCatalogTool(tool: McpTool, command: string, args: string[], warnings:
       `${tool.name}: the server gives no description; used "${description}" (routing needs a real one)`,
     );
   }
+  const name = importedName(tool.name);
+  if (name !== tool.name)
+    warnings.push(
+      `${JSON.stringify(tool.name)}: renamed ${name} to fit the MCP tool-name rule (calls still use the server's name)`,
+    );
   const imported: Tool = {
-    name: tool.name,
+    name,
     description,
     inputSchema: tool.inputSchema,
     binding: { type: "mcp", command, args, tool: tool.name },
@@ -47,7 +54,7 @@ export async function importMcp(command: string, args: string[]): Promise<McpImp
     const warnings: string[] = [];
     const tools = listed.map((tool) => toCatalogTool(tool, command, args, warnings));
     if (tools.length === 0) warnings.push(`${server}: the server lists no tools`);
-    return { tools, warnings };
+    return { tools: withoutUnsafePatterns(tools, warnings), warnings };
   } catch (error) {
     throw new Error(`cannot import from the MCP server "${server}": ${(error as Error).message}`);
   } finally {

@@ -4,6 +4,8 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { fromParameter, fromSchema } from "@openapi-contrib/openapi-schema-to-json-schema";
 import type { OpenAPIV3 } from "openapi-types";
+import { importedName } from "./admission.ts";
+import { withoutUnsafePatterns } from "./regex.ts";
 import { type HttpBinding, MAX_DESCRIPTION_CHARS, type Tool } from "./schema.ts";
 
 export interface OpenApiImport {
@@ -107,10 +109,12 @@ class SchemaConverter {
 function toolName(operation: OpenAPIV3.OperationObject, method: string, path: string): string {
   const raw =
     operation.operationId ?? [method, ...path.split("/").filter(Boolean)].join("_").replace(/[{}]/g, "");
-  return raw
-    .replace(/[^A-Za-z0-9_.-]+/g, "_")
-    .replace(/^_+|_+$/g, "")
-    .slice(0, 64);
+  return importedName(
+    raw
+      .replace(/[^A-Za-z0-9_.-]+/g, "_")
+      .replace(/^_+|_+$/g, "")
+      .slice(0, 64),
+  );
 }
 
 function describe(operation: OpenAPIV3.OperationObject, method: Method, path: string): string {
@@ -339,5 +343,5 @@ export async function importOpenApi(spec: string): Promise<OpenApiImport> {
   if (doc.secrets.size > 0) {
     warnings.push(`the bindings read credentials from the environment: set ${[...doc.secrets].join(", ")}`);
   }
-  return { tools, warnings };
+  return { tools: withoutUnsafePatterns(tools, warnings), warnings };
 }

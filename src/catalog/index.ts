@@ -1,3 +1,11 @@
+export {
+  type AdmissionRules,
+  admissionIssues,
+  MCP_TOOL_NAME,
+  nameIssues,
+  RESERVED_TOOL_NAMES,
+  reservedNameIssue,
+} from "./admission.ts";
 export { canonicalJson, catalogHash } from "./hash.ts";
 export { importMcp, importOpenApi, type McpImport, type OpenApiImport } from "./importers.ts";
 export {

@@ -5,6 +5,7 @@ import { createRequire } from "node:module";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
+import { linearRegExp } from "./regex.ts";
 
 const require = createRequire(import.meta.url);
 const draft07 = require("ajv/dist/refs/json-schema-draft-07.json");
@@ -12,7 +13,13 @@ const draft07 = require("ajv/dist/refs/json-schema-draft-07.json");
 // ajv-formats is CommonJS: Node's ESM default import is the plugin function, TypeScript's is the module.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 
-const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: true });
+// `pattern` runs on a linear-time engine (regex.ts): a tool's schema must not be able to stall the service.
+const ajv = new Ajv2020({
+  strict: false,
+  allErrors: true,
+  validateSchema: true,
+  code: { regExp: linearRegExp },
+});
 ajv.addMetaSchema(draft07);
 addFormats(ajv);
 

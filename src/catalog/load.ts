@@ -1,10 +1,12 @@
 // Reads a catalog (one JSON/YAML file, or a folder of them) and reports every problem at once.
-import { access, readdir, readFile, stat } from "node:fs/promises";
-import { dirname, extname, join, resolve } from "node:path";
+import { readdir, readFile, realpath, stat } from "node:fs/promises";
+import { dirname, extname, isAbsolute, join, relative, resolve } from "node:path";
 import { parse as parseYaml, YAMLParseError } from "yaml";
 import type { z } from "zod";
+import { reservedNameIssue } from "./admission.ts";
 import { checkJsonSchema } from "./json-schema.ts";
 import { CatalogError, type CatalogProblem } from "./problem.ts";
+import { unsafePatternIssues } from "./regex.ts";
 import { TOOL_NAME_ADVICE, TOOL_NAME_PATTERN, type Tool, toolSchema } from "./schema.ts";
 
 const CATALOG_EXTENSIONS = new Set([".json", ".yaml", ".yml"]);
@@ -68,9 +70,33 @@ function entriesOf(file: string, document: unknown): { entries?: unknown[]; prob
   };
 }
 
-async function checkTool(file: string, tool: Tool): Promise<CatalogProblem[]> {
+/** Whether `path` (real, absolute) lies inside `folder` (real, absolute). */
+function isInside(folder: string, path: string): boolean {
+  const rel = relative(folder, path);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
+}
+
+/**
+ * A sandbox tool's file, made absolute and real. It must lie inside the catalog folder after symlinks are
+ * resolved, so a catalog cannot run (or echo in an error) a file from elsewhere on the machine.
+ */
+async function sandboxFile(folder: string, file: string, declared: string): Promise<string | { error: string }> {
+  let real: string;
+  try {
+    real = await realpath(resolve(dirname(file), declared));
+  } catch {
+    return { error: `sandbox file not found: ${declared}` };
+  }
+  return isInside(folder, real)
+    ? real
+    : { error: `sandbox file ${declared} is outside the catalog folder; keep tool code inside it` };
+}
+
+async function checkTool(folder: string, file: string, tool: Tool): Promise<CatalogProblem[]> {
   const problems: CatalogProblem[] = [];
-  if (!TOOL_NAME_PATTERN.test(tool.name)) {
+  const reserved = reservedNameIssue(tool.name);
+  if (reserved) problems.push({ severity: "error", file, tool: tool.name, ...reserved });
+  else if (!TOOL_NAME_PATTERN.test(tool.name)) {
     problems.push({ severity: "warning", file, tool: tool.name, path: "name", message: TOOL_NAME_ADVICE });
   }
   for (const field of ["inputSchema", "outputSchema"] as const) {
@@ -85,24 +111,17 @@ async function checkTool(file: string, tool: Tool): Promise<CatalogProblem[]> {
         message: `invalid JSON Schema: ${issue.message}`,
       });
     }
+    // RE2 runs these in linear time; the warning is for a catalog that is also used elsewhere.
+    for (const issue of unsafePatternIssues(schema, field))
+      problems.push({ severity: "warning", file, tool: tool.name, ...issue });
   }
   const bindings = [tool.binding, ...(tool.policy?.fallback ?? [])];
   for (const [i, binding] of bindings.entries()) {
     if (binding?.type !== "sandbox" || binding.file === undefined) continue;
-    const absolute = resolve(dirname(file), binding.file);
     const path = i === 0 ? "binding.file" : `policy.fallback.${i - 1}.file`;
-    try {
-      await access(absolute);
-      binding.file = absolute;
-    } catch {
-      problems.push({
-        severity: "error",
-        file,
-        tool: tool.name,
-        path,
-        message: `sandbox file not found: ${absolute}`,
-      });
-    }
+    const real = await sandboxFile(folder, file, binding.file);
+    if (typeof real === "string") binding.file = real;
+    else problems.push({ severity: "error", file, tool: tool.name, path, message: real.error });
   }
   return problems;
 }
@@ -137,6 +156,8 @@ export async function readCatalog(path: string): Promise<CatalogReport> {
     report.problems.push({ severity: "error", file: root, path: "", message: "no such file or folder" });
     return report;
   }
+  // Sandbox files must stay inside this folder (the catalog file's own folder for a single file).
+  const folder = await realpath((await stat(root)).isDirectory() ? root : dirname(root));
   const firstSeen = new Map<string, string>();
   for (const file of report.files) {
     const { value, problem } = parseDocument(file, await readFile(file, "utf8"));
@@ -165,7 +186,7 @@ export async function readCatalog(path: string): Promise<CatalogReport> {
         continue;
       }
       firstSeen.set(tool.name, file);
-      const toolProblems = await checkTool(file, tool);
+      const toolProblems = await checkTool(folder, file, tool);
       report.problems.push(...toolProblems);
       if (!toolProblems.some(isError)) report.tools.push(tool);
     }

@@ -5,6 +5,7 @@
 import { EventEmitter } from "node:events";
 import { z } from "zod";
 import type { DataStore } from "../store/index.ts";
+import { type AdmissionRules, admissionIssues } from "./admission.ts";
 import { checkJsonSchema, type SchemaIssue } from "./json-schema.ts";
 import { loadCatalog } from "./load.ts";
 import { type Tool, toolSchema } from "./schema.ts";
@@ -55,9 +56,13 @@ export class ToolValidationError extends Error {
   }
 }
 
-function validateTool(candidate: unknown): Tool {
+/** Nothing beyond the schema: no command, no secret (what a registry allows unless told otherwise). */
+const NO_GRANTS: AdmissionRules = { mcpCommands: [], toolSecrets: [] };
+
+function validateTool(candidate: unknown, rules: AdmissionRules): Tool {
   const rawName = (candidate as { name?: unknown } | null)?.name;
-  const label = typeof rawName === "string" && rawName ? `"${rawName}"` : "(unnamed)";
+  // JSON quoting shows a control character or a bidirectional override as an escape, not as itself.
+  const label = typeof rawName === "string" && rawName ? JSON.stringify(rawName.slice(0, 80)) : "(unnamed)";
   const parsed = toolSchema.safeParse(candidate);
   if (!parsed.success) {
     throw new ToolValidationError(
@@ -68,7 +73,7 @@ function validateTool(candidate: unknown): Tool {
       })),
     );
   }
-  const issues: SchemaIssue[] = [];
+  const issues: SchemaIssue[] = admissionIssues(parsed.data, rules);
   for (const field of ["inputSchema", "outputSchema"] as const) {
     const schema = parsed.data[field];
     if (!schema) continue;
@@ -87,25 +92,29 @@ export interface RegistryOptions {
   store: DataStore;
   /** A catalog file or folder; its tools are the base that the overlay changes. */
   catalog?: string;
+  /** What tools put through the API or synthesized may use (commands, secrets); nothing by default. */
+  admission?: AdmissionRules;
 }
 
 export class ToolRegistry extends EventEmitter<{ change: [ToolChange] }> {
   readonly #store: DataStore;
   readonly #base: Map<string, Tool>;
+  readonly #rules: AdmissionRules;
   #view = new Map<string, RegistryEntry>();
   // Writes from this process go one at a time; the file lock orders them against other processes.
   #queue: Promise<unknown> = Promise.resolve();
 
-  private constructor(store: DataStore, base: Tool[]) {
+  private constructor(store: DataStore, base: Tool[], rules: AdmissionRules) {
     super();
     this.#store = store;
+    this.#rules = rules;
     this.#base = new Map(base.map((tool) => [tool.name, tool]));
   }
 
   /** Loads the catalog (throws CatalogError listing every problem) and the persisted overlay. */
   static async open(options: RegistryOptions): Promise<ToolRegistry> {
     const base = options.catalog === undefined ? [] : await loadCatalog(options.catalog);
-    const registry = new ToolRegistry(options.store, base);
+    const registry = new ToolRegistry(options.store, base, options.admission ?? NO_GRANTS);
     registry.#apply(await options.store.readJson(OVERLAY_KEY, overlaySchema));
     return registry;
   }
@@ -127,12 +136,17 @@ export class ToolRegistry extends EventEmitter<{ change: [ToolChange] }> {
     return [...this.#view.values()];
   }
 
+  /** Why a tool could not be stored through the API or by synthesis (beyond its schema); empty if it can. */
+  admit(tool: Tool): SchemaIssue[] {
+    return admissionIssues(tool, this.#rules);
+  }
+
   /**
    * Validates and stores a tool (replacing one of the same name) with the next version. Throws
    * ToolValidationError before touching the store, so a bad put never costs what is already stored.
    */
   async put(candidate: unknown, origin: "api" | "synthesized"): Promise<RegistryEntry> {
-    const tool = validateTool(candidate);
+    const tool = validateTool(candidate, this.#rules);
     return this.#change(tool.name, (current) => ({
       version: current + 1,
       updatedAt: new Date().toISOString(),

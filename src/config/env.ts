@@ -2,6 +2,7 @@
 // the variable. Flags override these per command.
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { parseRule } from "../egress/index.ts";
 
 export const BUNDLED_CATALOG = fileURLToPath(new URL("../../catalog", import.meta.url));
 
@@ -14,6 +15,16 @@ const keyList = z
       .filter(Boolean),
   )
   .optional();
+
+const nameList = z
+  .string()
+  .default("")
+  .transform((s) =>
+    s
+      .split(",")
+      .map((k) => k.trim())
+      .filter(Boolean),
+  );
 
 export const envSchema = z.object({
   SWITCHBOARD_DATA: z.string().min(1).default(".switchboard"),
@@ -32,7 +43,32 @@ export const envSchema = z.object({
   SWITCHBOARD_MAINTAINER_KEYS: keyList,
   /** Requests per minute per API key on the HTTP API. */
   SWITCHBOARD_RATE_LIMIT: z.coerce.number().int().min(1).default(600),
+  /** Executables an `mcp` binding of a tool put through the API or synthesized may start. */
+  SWITCHBOARD_MCP_COMMANDS: nameList,
+  /** Non-public destinations tools may reach: hosts, host:port pairs, IP addresses, CIDR ranges. */
+  SWITCHBOARD_EGRESS_ALLOW: nameList.superRefine((entries, context) => {
+    for (const entry of entries) {
+      try {
+        parseRule(entry);
+      } catch (error) {
+        context.addIssue({ code: "custom", message: (error as Error).message });
+      }
+    }
+  }),
+  /** Environment variables that {env.NAME} may read in a tool put through the API. */
+  SWITCHBOARD_TOOL_SECRETS: nameList.superRefine((names, context) => {
+    for (const name of names.filter(isOwnSetting))
+      context.addIssue({ code: "custom", message: `${name} is Switchboard's own setting, never a tool secret` });
+  }),
 });
+
+/**
+ * Switchboard's own settings and keys: no tool reads them through {env.NAME}, whoever wrote the tool.
+ * The names of the schema, and the credential-like names other parts of Switchboard read directly.
+ */
+export function isOwnSetting(name: string): boolean {
+  return Object.hasOwn(envSchema.shape, name) || /^SWITCHBOARD_(.*_KEYS|DATABASE_.*|REDIS_.*|LLM_.*)$/.test(name);
+}
 
 export type Env = z.infer<typeof envSchema>;
 

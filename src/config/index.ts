@@ -1,2 +1,2 @@
-export { BUNDLED_CATALOG, ConfigError, type Env, envSchema, readEnv } from "./env.ts";
+export { BUNDLED_CATALOG, ConfigError, type Env, envSchema, isOwnSetting, readEnv } from "./env.ts";
 export { createLogger, type Logger } from "./logger.ts";

@@ -4,6 +4,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import {
+  admissionIssues,
   checkJsonSchema,
   type RegistryEntry,
   type SchemaIssue,
@@ -50,6 +51,8 @@ export type SynthesisOutcome = SynthesisSuccess | SynthesisFailure;
 /** What synthesis needs of the catalog registry (ToolRegistry satisfies it). */
 export interface SynthesisRegistry {
   put(tool: Tool, origin: "synthesized"): Promise<RegistryEntry>;
+  /** What keeps a tool from being stored (name rule, commands, secrets, unsafe patterns). */
+  admit?(tool: Tool): SchemaIssue[];
 }
 
 export interface SynthesisDeps {
@@ -113,7 +116,10 @@ function fromSandboxError(error: SandboxError): SynthesisFailure {
 }
 
 /** The tool a request describes, or the definition problems with their field paths. */
-function toolFrom(request: z.infer<typeof synthesisRequestSchema>): { tool: Tool } | SynthesisFailure {
+function toolFrom(
+  request: z.infer<typeof synthesisRequestSchema>,
+  registry: SynthesisRegistry | undefined,
+): { tool: Tool } | SynthesisFailure {
   const { code, capabilities, testArgs: _t, examples: _e, ...fields } = request;
   const candidate = {
     ...fields,
@@ -126,7 +132,9 @@ function toolFrom(request: z.infer<typeof synthesisRequestSchema>): { tool: Tool
       "invalid",
       zodIssues(parsed.error, (path) => path.replace(/^binding\.capabilities/, "capabilities")),
     );
-  const issues: SynthesisIssue[] = [];
+  // Without a registry's own rules, the strictest: no command, no secret.
+  const issues: SynthesisIssue[] =
+    registry?.admit?.(parsed.data) ?? admissionIssues(parsed.data, { mcpCommands: [], toolSecrets: [] });
   for (const field of ["inputSchema", "outputSchema"] as const) {
     const schema = parsed.data[field];
     if (schema === undefined) continue;
@@ -146,7 +154,7 @@ const schemaIssues = (prefix: string, issues: SchemaIssue[]): SynthesisIssue[] =
 export async function synthesize(request: unknown, deps: SynthesisDeps): Promise<SynthesisOutcome> {
   const parsed = synthesisRequestSchema.safeParse(request);
   if (!parsed.success) return fail("definition", "invalid", zodIssues(parsed.error));
-  const definition = toolFrom(parsed.data);
+  const definition = toolFrom(parsed.data, deps.registry);
   if (!("tool" in definition)) return definition;
   const { tool } = definition;
   const { code, name, testArgs, examples = [] } = parsed.data;

@@ -93,20 +93,29 @@ test("a bad put names the fields and leaves what is stored untouched", async () 
   assert.deepEqual(changes, []);
 });
 
-test("any tool name is stored faithfully, even one that is special to JavaScript objects", async () => {
+test("names of JavaScript object internals are refused; other object-ish names are stored faithfully", async () => {
   const { catalog, store } = await setup();
   const registry = await ToolRegistry.open({ catalog, store });
-  await registry.put({ ...weather, name: "__proto__" }, "api");
-  await registry.put({ ...weather, name: "constructor" }, "api");
+  for (const name of ["__proto__", "constructor", "prototype"]) {
+    await assert.rejects(registry.put({ ...weather, name }, "api"), (error: ToolValidationError) => {
+      assert.deepEqual(
+        error.issues.map((i) => i.path),
+        ["name"],
+      );
+      return true;
+    });
+  }
+  await registry.put({ ...weather, name: "hasOwnProperty" }, "api");
+  await registry.put({ ...weather, name: "toString" }, "api");
   const reopened = await ToolRegistry.open({ catalog, store });
   assert.deepEqual(
     reopened
       .list()
       .map((t) => t.name)
       .sort(),
-    ["__proto__", "constructor", "get_weather"],
+    ["get_weather", "hasOwnProperty", "toString"],
   );
-  assert.equal(reopened.entry("constructor")?.version, 1);
+  assert.equal(reopened.entry("toString")?.version, 1);
 });
 
 test("delete hides a catalog tool across reopen, and a later put continues the version", async () => {

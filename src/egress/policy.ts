@@ -1,0 +1,148 @@
+// Where tools may send requests. A destination is allowed when the operator allowed it (a rule), or when
+// every address it connects to is public unicast: loopback, private, link-local (the cloud metadata
+// address), CGNAT, unique-local, multicast, reserved, 0.0.0.0 and the like are refused. The check runs
+// after DNS resolution, inside the connection itself: the connector resolves the name, checks the
+// addresses and connects to the address it checked, so a DNS answer that changes between a check and the
+// connection (DNS rebinding) cannot slip through. Every redirect hop opens its connection through the same
+// connector and is checked again.
+//
+// Written by hand over ipaddr.js (range classification) and undici (the connector): the SSRF-filtering
+// packages for Node (request-filtering-agent, ssrf-req-filter) wrap node:http agents, which fetch does not
+// use, and none takes host:port or CIDR exceptions.
+import { lookup } from "node:dns/promises";
+import { isIP } from "node:net";
+import { Agent, buildConnector, fetch as undiciFetch } from "undici";
+import {
+  type Address,
+  admitsAddress,
+  admitsName,
+  type EgressRule,
+  normalHost,
+  parseAddress,
+  parseRule,
+} from "./rules.ts";
+
+export type EgressVerdict =
+  | { allowed: true; /** The address to connect to (checked). */ address: string }
+  | { allowed: false; /** One sentence naming the destination and why it is refused. */ reason: string };
+
+export interface EgressPolicy {
+  /**
+   * Whether a request to `url` may leave, decided after DNS resolution. Only http(s) and ws(s) URLs can be
+   * allowed. A caller that connects by itself should connect to `address` (pinned), not resolve again.
+   */
+  check(url: string | URL): Promise<EgressVerdict>;
+  /** fetch() whose every connection, redirects included, goes only to destinations this policy allows. */
+  fetch: typeof globalThis.fetch;
+}
+
+export interface EgressOptions {
+  /** Operator-allowed destinations: host, host:port, IP address, [IPv6]:port or CIDR range. */
+  allow?: readonly string[];
+}
+
+/** A refused destination; `code` lets the dispatcher and tests tell it from a network failure. */
+export class EgressDeniedError extends Error {
+  readonly code = "ERR_EGRESS_DENIED";
+  constructor(reason: string) {
+    super(reason);
+    this.name = "EgressDeniedError";
+  }
+}
+
+const DEFAULT_PORTS: Record<string, number> = { "http:": 80, "https:": 443, "ws:": 80, "wss:": 443 };
+
+const RANGE_NAMES: Record<string, string> = {
+  linkLocal: "link-local",
+  carrierGradeNat: "carrier-grade NAT",
+  uniqueLocal: "unique-local",
+  ipv4Mapped: "IPv4-mapped",
+};
+
+function describe(address: Address): string {
+  const range = address.range();
+  return RANGE_NAMES[range] ?? range;
+}
+
+export function createEgressPolicy(options: EgressOptions = {}): EgressPolicy {
+  const rules: EgressRule[] = (options.allow ?? []).map(parseRule);
+
+  /** The address to connect to for host:port, or the reason it is refused; DNS failures throw as they are. */
+  async function decide(rawHost: string, port: number): Promise<EgressVerdict> {
+    const host = normalHost(rawHost);
+    const literal = isIP(host) !== 0;
+    const addresses = literal
+      ? [host]
+      : (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
+    if (!literal && admitsName(rules, host, port)) {
+      const first = addresses[0];
+      return first === undefined
+        ? { allowed: false, reason: `${host} has no address` }
+        : { allowed: true, address: first };
+    }
+    let refused: string | undefined;
+    for (const text of addresses) {
+      const address = parseAddress(text);
+      if (address.range() === "unicast" || admitsAddress(rules, address, port)) {
+        return { allowed: true, address: address.toString() };
+      }
+      refused ??= literal
+        ? `${host} is not a public address (${describe(address)})`
+        : `${host} resolves to ${text}, not a public address (${describe(address)})`;
+    }
+    return {
+      allowed: false,
+      reason: `${refused ?? `${host} has no address`}; tools may reach it only if the operator allows it in SWITCHBOARD_EGRESS_ALLOW`,
+    };
+  }
+
+  const connector = buildConnector({});
+  const agent = new Agent({
+    connect(options, callback) {
+      const port = Number(options.port) || (DEFAULT_PORTS[options.protocol] ?? 0);
+      decide(options.hostname, port).then(
+        (verdict) => {
+          if (!verdict.allowed) return callback(new EgressDeniedError(verdict.reason), null);
+          // The checked address is what the socket connects to; TLS still verifies the original host name,
+          // which undici takes from options.host.
+          connector({ ...options, hostname: verdict.address }, callback);
+        },
+        (error: Error) => callback(error, null),
+      );
+    },
+  });
+
+  return {
+    async check(url) {
+      let parsed: URL;
+      try {
+        parsed = new URL(url);
+      } catch {
+        return { allowed: false, reason: `"${String(url)}" is not an absolute URL` };
+      }
+      const port = Number(parsed.port) || DEFAULT_PORTS[parsed.protocol];
+      if (port === undefined) return { allowed: false, reason: `${parsed.protocol} URLs cannot leave` };
+      try {
+        return await decide(parsed.hostname, port);
+      } catch (error) {
+        return {
+          allowed: false,
+          reason: `cannot resolve ${parsed.hostname}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        };
+      }
+    },
+    fetch: ((input: string | URL, init?: RequestInit) =>
+      undiciFetch(input, {
+        ...(init as object),
+        dispatcher: agent,
+      })) as unknown as typeof globalThis.fetch,
+  };
+}
+
+let publicOnlyPolicy: EgressPolicy | undefined;
+
+/** The policy without operator exceptions (only public addresses): the default wherever none is given. */
+export function publicOnly(): EgressPolicy {
+  publicOnlyPolicy ??= createEgressPolicy();
+  return publicOnlyPolicy;
+}
