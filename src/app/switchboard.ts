@@ -2,7 +2,14 @@
 // CLI, the HTTP API and the MCP server. Catalog changes reach the router incrementally through the
 // registry's change events; nothing here re-implements a subsystem.
 import { randomUUID } from "node:crypto";
-import { closeProviders, providersFor } from "../bindings/index.ts";
+import {
+  bindingArgumentIssues,
+  closeProviders,
+  type Grants,
+  OPERATOR_GRANTS,
+  providersFor,
+  toolDestinations,
+} from "../bindings/index.ts";
 import {
   type Capabilities,
   type Tool,
@@ -12,6 +19,7 @@ import {
 } from "../catalog/index.ts";
 import type { Logger } from "../config/index.ts";
 import { Dispatcher, estimateTokens } from "../dispatch/index.ts";
+import { createEgressPolicy } from "../egress/index.ts";
 import { createEmbedder, type Embedder } from "../embed/index.ts";
 import { Router } from "../router/index.ts";
 import { FileStore } from "../store/index.ts";
@@ -67,7 +75,23 @@ interface Index {
 export async function openSwitchboard(config: SwitchboardConfig, options: OpenOptions): Promise<Switchboard> {
   const { logger } = options;
   const store = new FileStore(config.data);
-  const registry = await ToolRegistry.open({ store, catalog: config.catalog });
+  const { security } = config;
+  const registry = await ToolRegistry.open({
+    store,
+    catalog: config.catalog,
+    admission: { mcpCommands: security.mcpCommands, toolSecrets: security.toolSecrets },
+  });
+  // The operator's catalog files are trusted with what they name: their destinations join the egress
+  // allowlist, and their bindings may start their commands and read the secrets they reference.
+  const operatorTools = registry.entries().filter((entry) => entry.origin === "catalog");
+  const egress = createEgressPolicy({
+    allow: [...security.egressAllow, ...operatorTools.flatMap((entry) => toolDestinations(entry.tool))],
+  });
+  const apiGrants: Grants = { commands: security.mcpCommands, secrets: security.toolSecrets, files: false };
+  const grantsFor = (tool: Tool): Grants => {
+    const entry = registry.entry(tool.name);
+    return entry?.origin === "catalog" && entry.tool === tool ? OPERATOR_GRANTS : apiGrants;
+  };
   let opening: Promise<Index> | undefined;
   const index = (): Promise<Index> => {
     opening ??= (async () => {
@@ -84,10 +108,10 @@ export async function openSwitchboard(config: SwitchboardConfig, options: OpenOp
     return opening;
   };
   if (options.index !== false) await index();
-  const sandbox = new Sandbox();
+  const sandbox = new Sandbox({ egress });
   const dispatcher = new Dispatcher({
     tools: registry,
-    providers: (tool) => providersFor(tool, { sandbox }),
+    providers: (tool) => providersFor(tool, { sandbox, egress, grants: grantsFor(tool) }),
     store,
   });
   await dispatcher.ready();
@@ -222,7 +246,7 @@ export async function openSwitchboard(config: SwitchboardConfig, options: OpenOp
   }
 
   async function runValidated(tool: Tool, args: Record<string, unknown>, steps: Step[]) {
-    const issues = validateAgainstSchema(tool.inputSchema, args);
+    const issues = [...validateAgainstSchema(tool.inputSchema, args), ...bindingArgumentIssues(tool, args)];
     if (issues.length > 0) {
       steps.push({ step: "validate", tool: tool.name, ok: false, issues, inputSchema: tool.inputSchema });
       return { status: "invalid_arguments" as const, tool: tool.name, steps };

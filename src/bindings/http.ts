@@ -2,11 +2,18 @@
 // ({param}) and the environment ({env.NAME}, for secrets), sends the body argument as JSON with fetch, and
 // turns the answer into output or into an error the dispatcher can classify (status and headers for
 // Retry-After, socket error codes kept). Secrets are replaced by *** in everything an error carries.
+//
+// Arguments cannot steer the request: each one in the URL's path is exactly one segment (".", ".." and ""
+// are refused), query values are encoded, requests go out through the egress policy, and a request that
+// carries a secret goes only to the origin the template fixes, never across a redirect to another.
+import type { SchemaIssue } from "../catalog/index.ts";
 import type { HttpBinding, Tool } from "../catalog/index.ts";
 import type { Provider } from "../dispatch/index.ts";
-import { BindingError, readSecret } from "./secrets.ts";
+import { type EgressPolicy, publicOnly } from "../egress/index.ts";
+import { BindingError, type Grants, OPERATOR_GRANTS, readSecret } from "./secrets.ts";
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+const MAX_REDIRECTS = 5;
 const EXCERPT_CHARS = 300;
 const PLACEHOLDER = /\{([^{}]+)\}/g;
 
@@ -24,8 +31,6 @@ export class HttpStatusError extends Error {
   }
 }
 
-/** A mistake that retrying cannot fix (a missing secret or argument); `code` names which. */
-
 type Args = Record<string, unknown>;
 
 function text(value: unknown): string {
@@ -41,20 +46,26 @@ class Filler {
   readonly secrets = new Set<string>();
   readonly #tool: string;
   readonly #args: Args;
+  readonly #grants: Grants;
 
-  constructor(tool: string, args: Args) {
+  constructor(tool: string, args: Args, grants: Grants) {
     this.#tool = tool;
     this.#args = args;
+    this.#grants = grants;
   }
 
   argument(name: string): unknown {
     return this.#args[name];
   }
 
+  get args(): Args {
+    return this.#args;
+  }
+
   /** The value of one placeholder; undefined for an absent argument. */
   value(placeholder: string): string | undefined {
     if (placeholder.startsWith("env.")) {
-      const secret = readSecret(placeholder.slice(4), this.#tool, "http");
+      const secret = readSecret(placeholder.slice(4), this.#tool, "http", this.#grants);
       this.secrets.add(secret);
       return secret;
     }
@@ -82,7 +93,62 @@ class Filler {
   }
 }
 
+/** Where in the URL template the path ends (query and fragment follow). */
+function pathEnd(template: string): number {
+  const end = template.search(/[?#]/);
+  return end === -1 ? template.length : end;
+}
+
+/** The arguments in the URL template's scheme, host and path: each must be one proper segment. */
+function pathArguments(template: string): string[] {
+  return [...template.slice(0, pathEnd(template)).matchAll(PLACEHOLDER)]
+    .map((m) => m[1] as string)
+    .filter((p) => !p.startsWith("env."));
+}
+
+const NOT_A_SEGMENT = new Set(["", ".", ".."]);
+
+/** Arguments that cannot fill the binding's URL path (".", "..", empty), as schema-style issues. */
+export function pathArgumentIssues(binding: HttpBinding, args: Args): SchemaIssue[] {
+  return pathArguments(binding.url).flatMap((name) => {
+    const value = args[name];
+    if (value === undefined || value === null) return [];
+    return NOT_A_SEGMENT.has(text(value))
+      ? [
+          {
+            path: name,
+            message: `cannot be ${JSON.stringify(text(value))}: a URL path parameter is one non-empty segment other than "." and ".."`,
+          },
+        ]
+      : [];
+  });
+}
+
+/**
+ * The origin the template fixes when every argument is set aside: the only origin a secret may go to.
+ * Undefined when arguments choose the host (then no secret is sent at all).
+ */
+function declaredOrigin(binding: HttpBinding, filler: Filler): string | undefined {
+  const head = binding.url.slice(0, pathEnd(binding.url));
+  // Two different stand-ins for every argument: if the origin changes with them, arguments choose it.
+  const [first, second] = ["x", "y"].map((standIn) => {
+    const probe = head.replace(PLACEHOLDER, (whole, placeholder: string) =>
+      placeholder.startsWith("env.") ? whole : standIn,
+    );
+    const filled = filler.fill(probe);
+    try {
+      return filled === undefined ? undefined : new URL(filled).origin;
+    } catch {
+      return undefined;
+    }
+  });
+  return first !== undefined && first === second ? first : undefined;
+}
+
 function buildUrl(binding: HttpBinding, filler: Filler, tool: string): URL {
+  const issue = pathArgumentIssues(binding, filler.args)[0];
+  if (issue !== undefined)
+    throw new BindingError("ERR_INVALID_ARGUMENT", `tool ${tool}: invalid argument ${issue.path}: ${issue.message}`);
   const path = filler.fill(binding.url, encodeURIComponent);
   if (path === undefined) {
     const missing = [...binding.url.matchAll(PLACEHOLDER)]
@@ -114,12 +180,56 @@ function buildUrl(binding: HttpBinding, filler: Filler, tool: string): URL {
   return url;
 }
 
-export function httpProvider(binding: HttpBinding, tool: Tool): Provider {
+export interface HttpDeps {
+  egress?: EgressPolicy;
+  grants?: Grants;
+}
+
+/** Follows redirects by hand: a request with secrets stays on its declared origin. */
+async function send(
+  first: URL,
+  init: { method: string; headers: Headers; body: string | undefined; signal: AbortSignal },
+  secretOrigin: string | undefined,
+  egress: EgressPolicy,
+  tool: string,
+): Promise<{ response: Response; url: URL }> {
+  let url = first;
+  let { method, body } = init;
+  for (let hop = 0; ; hop++) {
+    const response = await egress.fetch(url, {
+      method,
+      headers: init.headers,
+      body,
+      redirect: "manual",
+      signal: init.signal,
+    });
+    const location = response.headers.get("location");
+    if (response.status < 300 || response.status >= 400 || location === null) return { response, url };
+    await response.body?.cancel().catch(() => {});
+    if (hop >= MAX_REDIRECTS) throw new BindingError("ERR_BAD_RESPONSE", `tool ${tool}: more than ${MAX_REDIRECTS} redirects`);
+    const next = new URL(location, url);
+    if (secretOrigin !== undefined && next.origin !== secretOrigin)
+      throw new BindingError(
+        "ERR_SECRET_ORIGIN",
+        `tool ${tool}: ${url.origin} redirects to ${next.origin}; a request carrying secrets is not sent to another origin`,
+      );
+    if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === "POST")) {
+      method = "GET";
+      body = undefined;
+      init.headers.delete("content-type");
+    }
+    url = next;
+  }
+}
+
+export function httpProvider(binding: HttpBinding, tool: Tool, deps: HttpDeps = {}): Provider {
   const id = `http:${binding.method} ${binding.url.split("?")[0]}`;
+  const egress = deps.egress ?? publicOnly();
+  const grants = deps.grants ?? OPERATOR_GRANTS;
   return {
     id,
     async invoke(args, { signal }) {
-      const filler = new Filler(tool.name, args);
+      const filler = new Filler(tool.name, args, grants);
       const url = buildUrl(binding, filler, tool.name);
       const headers = new Headers({ accept: "application/json, */*;q=0.5" });
       for (const [name, template] of Object.entries(binding.headers ?? {})) {
@@ -132,20 +242,31 @@ export function httpProvider(binding: HttpBinding, tool: Tool): Provider {
         body = JSON.stringify(payload);
         headers.set("content-type", "application/json");
       }
+      let secretOrigin: string | undefined;
+      if (filler.secrets.size > 0) {
+        secretOrigin = declaredOrigin(binding, filler);
+        if (secretOrigin !== url.origin)
+          throw new BindingError(
+            "ERR_SECRET_ORIGIN",
+            `tool ${tool.name}: its arguments choose the host, so its secrets are not sent (the URL template must fix the origin)`,
+          );
+      }
       const where = filler.mask(`${binding.method} ${url.origin}${url.pathname}`);
       const timeoutMs = binding.timeoutMs ?? DEFAULT_TIMEOUT_MS;
       const timeout = AbortSignal.timeout(timeoutMs);
       let response: Response;
       let raw: string;
       try {
-        response = await fetch(url, {
-          method: binding.method,
-          headers,
-          body,
-          signal: AbortSignal.any([signal, timeout]),
-        });
+        ({ response } = await send(
+          url,
+          { method: binding.method, headers, body, signal: AbortSignal.any([signal, timeout]) },
+          secretOrigin,
+          egress,
+          tool.name,
+        ));
         raw = await response.text();
       } catch (error) {
+        if (error instanceof BindingError) throw error;
         if (signal.aborted) throw signal.reason;
         if (timeout.aborted) {
           throw Object.assign(new Error(`${where}: no answer within ${timeoutMs} ms`), {

@@ -1,29 +1,42 @@
 // Bindings → providers: what actually runs a tool. The dispatcher asks for a tool's providers (its binding,
 // then its fallback chain) and tries them in order.
-import type { Binding, Tool } from "../catalog/index.ts";
+import type { Binding, SchemaIssue, Tool } from "../catalog/index.ts";
 import type { Provider } from "../dispatch/index.ts";
+import type { EgressPolicy } from "../egress/index.ts";
 import type { Sandbox } from "../synth/index.ts";
-import { httpProvider } from "./http.ts";
+import { httpProvider, pathArgumentIssues } from "./http.ts";
 import { closeMcpClients, mcpProvider } from "./mcp.ts";
 import { sandboxProvider } from "./sandbox.ts";
+import type { Grants } from "./secrets.ts";
 
+export { toolDestinations } from "./destinations.ts";
 export { HttpStatusError } from "./http.ts";
 export { McpToolError } from "./mcp.ts";
-export { BindingError } from "./secrets.ts";
+export { BindingError, type Grants, OPERATOR_GRANTS } from "./secrets.ts";
 
 export interface ProviderDeps {
   sandbox: Sandbox;
+  /** Where http and mcp bindings may connect; without one, public addresses only. */
+  egress?: EgressPolicy;
+  /** What the tool may use (commands, secrets, files); without them, an operator's catalog tool's. */
+  grants?: Grants;
 }
 
 export function createProvider(binding: Binding, tool: Tool, deps: ProviderDeps): Provider {
+  const { egress, grants } = deps;
   switch (binding.type) {
     case "sandbox":
-      return sandboxProvider(binding, tool, deps.sandbox);
+      return sandboxProvider(binding, tool, deps.sandbox, grants);
     case "http":
-      return httpProvider(binding, tool);
+      return httpProvider(binding, tool, { egress, grants });
     case "mcp":
-      return mcpProvider(binding, tool);
+      return mcpProvider(binding, tool, { egress, grants });
   }
+}
+
+/** Arguments the tool's http binding cannot send (a URL path parameter of "..", "." or ""). */
+export function bindingArgumentIssues(tool: Tool, args: Record<string, unknown>): SchemaIssue[] {
+  return tool.binding?.type === "http" ? pathArgumentIssues(tool.binding, args) : [];
 }
 
 // Providers are built once per tool definition: a put replaces the Tool object, so its providers follow.

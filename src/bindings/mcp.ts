@@ -6,7 +6,8 @@ import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotoc
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { McpBinding, Tool } from "../catalog/index.ts";
 import type { Provider } from "../dispatch/index.ts";
-import { fillEnvTemplate } from "./secrets.ts";
+import { type EgressPolicy, publicOnly } from "../egress/index.ts";
+import { BindingError, fillEnvTemplate, type Grants, OPERATOR_GRANTS } from "./secrets.ts";
 
 /** A result the MCP server marked `isError`: the tool ran and refused; `content` is what it said. */
 export class McpToolError extends Error {
@@ -26,13 +27,29 @@ function serverKey(binding: McpBinding): string {
   throw new Error("an mcp binding needs a 'command' or a 'url'");
 }
 
-function filled(values: Record<string, string> | undefined, tool: string): Record<string, string> {
+function filled(
+  values: Record<string, string> | undefined,
+  tool: string,
+  grants: Grants,
+): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(values ?? {}).map(([k, v]) => [k, fillEnvTemplate(v, tool, "mcp")]),
+    Object.entries(values ?? {}).map(([k, v]) => [k, fillEnvTemplate(v, tool, "mcp", grants)]),
   );
 }
 
-function connect(key: string, binding: McpBinding, tool: string): Promise<Client> {
+export interface McpDeps {
+  egress?: EgressPolicy;
+  grants?: Grants;
+}
+
+function connect(key: string, binding: McpBinding, tool: string, deps: McpDeps): Promise<Client> {
+  const grants = deps.grants ?? OPERATOR_GRANTS;
+  // Checked before the pool: a server an operator's tool started is not lent to a tool that may not start it.
+  if (binding.command !== undefined && grants.commands !== "any" && !grants.commands.includes(binding.command))
+    throw new BindingError(
+      "ERR_COMMAND_NOT_ALLOWED",
+      `tool ${tool}: "${binding.command}" is not an MCP server command the operator allowed (SWITCHBOARD_MCP_COMMANDS)`,
+    );
   const pooled = pool.get(key);
   if (pooled) return pooled;
   const client = new Client({ name: "switchboard", version: "0.1.0" });
@@ -40,12 +57,13 @@ function connect(key: string, binding: McpBinding, tool: string): Promise<Client
   const transport =
     binding.url !== undefined
       ? new StreamableHTTPClientTransport(new URL(binding.url), {
-          requestInit: { headers: filled(binding.headers, tool) },
+          requestInit: { headers: filled(binding.headers, tool, grants) },
+          fetch: (deps.egress ?? publicOnly()).fetch,
         })
       : new StdioClientTransport({
           command: binding.command as string,
           args: binding.args ?? [],
-          env: { ...getDefaultEnvironment(), ...filled(binding.env, tool) },
+          env: { ...getDefaultEnvironment(), ...filled(binding.env, tool, grants) },
           stderr: "inherit",
         });
   const connecting = client.connect(transport).then(() => client);
@@ -66,13 +84,13 @@ function textOf(content: unknown[]): string | undefined {
   return texts.every((t) => t !== undefined) ? texts.join("\n") : undefined;
 }
 
-export function mcpProvider(binding: McpBinding, tool: Tool): Provider {
+export function mcpProvider(binding: McpBinding, tool: Tool, deps: McpDeps = {}): Provider {
   const key = serverKey(binding);
   const name = binding.tool ?? tool.name;
   return {
     id: `mcp:${key}#${name}`,
     async invoke(args, { signal }) {
-      const client = await connect(key, binding, tool.name);
+      const client = await connect(key, binding, tool.name, deps);
       const result = await client.callTool({ name, arguments: args }, undefined, { signal });
       const content = (result.content ?? []) as unknown[];
       if (result.isError) {

@@ -1,22 +1,48 @@
 // The provider behind a `sandbox` binding: runs the tool's JavaScript (inline `code`, or `file`, which the
-// catalog loader has made absolute) in the shared Sandbox. The file is read once and cached.
+// catalog loader has made absolute and confined to the catalog folder) in the shared Sandbox. The file is
+// read once and cached. Errors about the file name the tool, never the path, and a file that does not
+// define the tool's function is refused before it runs, so no error can echo another file's content.
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import type { SandboxBinding, Tool } from "../catalog/index.ts";
 import type { Provider } from "../dispatch/index.ts";
-import type { Sandbox } from "../synth/index.ts";
+import { checkCode, type Sandbox } from "../synth/index.ts";
+import { BindingError, type Grants, OPERATOR_GRANTS } from "./secrets.ts";
 
-export function sandboxProvider(binding: SandboxBinding, tool: Tool, sandbox: Sandbox): Provider {
+const DEFINES_TOOL = /^the code must define async function /;
+
+async function readToolFile(file: string, tool: string): Promise<string> {
+  let code: string;
+  try {
+    code = await readFile(file, "utf8");
+  } catch (error) {
+    throw new Error(`tool ${tool}: its sandbox file (binding.file) is missing or unreadable`, { cause: error });
+  }
+  if (checkCode(code, tool).some((v) => DEFINES_TOOL.test(v.message)))
+    throw new Error(`tool ${tool}: its sandbox file (binding.file) does not define async function ${tool}`);
+  return code;
+}
+
+export function sandboxProvider(
+  binding: SandboxBinding,
+  tool: Tool,
+  sandbox: Sandbox,
+  grants: Grants = OPERATOR_GRANTS,
+): Provider {
   let code: Promise<string> | undefined =
     binding.code === undefined ? undefined : Promise.resolve(binding.code);
   const source = (): Promise<string> => {
     if (code === undefined) {
       if (binding.file === undefined)
         throw new Error(`tool ${tool.name}: sandbox binding has no code or file`);
-      const file = binding.file;
-      code = readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
+      if (!grants.files)
+        throw new BindingError(
+          "ERR_FILE_NOT_ALLOWED",
+          `tool ${tool.name}: only catalog files on disk may name a sandbox file; carry the code inline`,
+        );
+      code = readToolFile(binding.file, tool.name).catch((error: Error) => {
         code = undefined; // a missing file may appear later; do not cache the failure
-        throw new Error(`tool ${tool.name}: cannot read ${file}: ${error.message}`, { cause: error });
+        throw error;
       });
     }
     return code;

@@ -3,6 +3,7 @@
 import { load } from "cheerio";
 import { z } from "zod";
 import type { Capabilities } from "../catalog/index.ts";
+import { type EgressPolicy, publicOnly } from "../egress/index.ts";
 
 type FetchGrant = NonNullable<Capabilities["fetch"]>;
 
@@ -73,9 +74,16 @@ async function readCapped(response: Response, maxBytes: number, url: string): Pr
 /**
  * fetch() on behalf of a tool: the URL and every redirect target must be allowed, the method granted, and
  * the body within maxBytes and timeoutMs. Redirects are followed here, by hand, so that each hop is
- * re-checked (fetch's own `redirect: "follow"` would not show us the intermediate URLs).
+ * re-checked (fetch's own `redirect: "follow"` would not show us the intermediate URLs). Every connection
+ * also goes through the egress policy, which refuses non-public addresses after DNS resolution unless the
+ * operator allowed them: a tool's allowlist names URLs, the egress policy the addresses behind them.
  */
-export async function proxiedFetch(grant: FetchGrant, json: string, signal: AbortSignal): Promise<string> {
+export async function proxiedFetch(
+  grant: FetchGrant,
+  json: string,
+  signal: AbortSignal,
+  egress: EgressPolicy = publicOnly(),
+): Promise<string> {
   const request = requestOf(fetchRequestSchema, json, "fetch");
   let method = request.method.toUpperCase();
   if (!grant.methods.includes(method as (typeof grant.methods)[number]))
@@ -98,11 +106,14 @@ export async function proxiedFetch(grant: FetchGrant, json: string, signal: Abor
       );
     let response: Response;
     try {
-      response = await fetch(url, { method, headers, body, redirect: "manual", signal: deadline });
+      response = await egress.fetch(url, { method, headers, body, redirect: "manual", signal: deadline });
     } catch (error) {
       if (deadline.aborted && !signal.aborted)
         throw new CapabilityError(`fetch ${url.href}: no answer within ${grant.timeoutMs} ms`);
-      throw new CapabilityError(`fetch ${url.href}: ${(error as Error).cause ?? (error as Error).message}`);
+      const cause = (error as Error).cause;
+      throw new CapabilityError(
+        `fetch ${url.href}: ${cause instanceof Error ? cause.message : (cause ?? (error as Error).message)}`,
+      );
     }
     const location = response.headers.get("location");
     if (response.status >= 300 && response.status < 400 && location !== null) {

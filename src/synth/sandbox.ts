@@ -17,6 +17,7 @@ import { readFileSync } from "node:fs";
 import ivm from "isolated-vm";
 import { LRUCache } from "lru-cache";
 import type { Capabilities } from "../catalog/index.ts";
+import type { EgressPolicy } from "../egress/index.ts";
 import { proxiedFetch, selectHtml } from "./capabilities.ts";
 import { checkCode } from "./check.ts";
 import { type ConsoleLine, SandboxError } from "./errors.ts";
@@ -32,6 +33,8 @@ export interface SandboxOptions {
   defaultTimeoutMs?: number;
   /** Tools whose warm isolates are kept; the least recently used beyond it are disposed. */
   maxWarmTools?: number;
+  /** Where ctx.fetch may connect; without one, public addresses only. */
+  egress?: EgressPolicy;
 }
 
 export interface SandboxRunRequest {
@@ -124,6 +127,7 @@ class WarmIsolate {
     request: { code: string; name: string },
     capabilities: Capabilities,
     maxOutputChars: number,
+    egress: EgressPolicy | undefined,
   ): Promise<WarmIsolate> {
     const { isolate, context, connect } = blank;
     let warm: WarmIsolate | undefined;
@@ -135,7 +139,7 @@ class WarmIsolate {
         ? undefined
         : new ivm.Callback(
             (id: number, json: string) => {
-              proxiedFetch(fetchGrant, json, warm?.callSignal ?? AbortSignal.abort())
+              proxiedFetch(fetchGrant, json, warm?.callSignal ?? AbortSignal.abort(), egress)
                 .then(
                   (reply) => [true, reply] as const,
                   (error: Error) => [false, error.message] as const,
@@ -214,6 +218,7 @@ export class Sandbox {
   private readonly memoryLimitMb: number;
   private readonly maxOutputChars: number;
   private readonly defaultTimeoutMs: number;
+  private readonly egress: EgressPolicy | undefined;
   private readonly warmTools: LRUCache<string, WarmIsolate[]>;
   private readonly running = new Set<WarmIsolate>();
   /** A blank isolate made ahead of time, so that a new tool does not wait for the prelude (~4 ms). */
@@ -224,6 +229,7 @@ export class Sandbox {
     this.memoryLimitMb = options.memoryLimitMb ?? 64;
     this.maxOutputChars = options.maxOutputChars ?? 2_000_000;
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? 5_000;
+    this.egress = options.egress;
     this.warmTools = new LRUCache({
       max: options.maxWarmTools ?? 64,
       dispose: (isolates) => {
@@ -311,7 +317,7 @@ export class Sandbox {
       );
     const blank = await this.takeSpare();
     try {
-      return await WarmIsolate.bind(blank, request, capabilities, this.maxOutputChars);
+      return await WarmIsolate.bind(blank, request, capabilities, this.maxOutputChars, this.egress);
     } catch (error) {
       blank.isolate.dispose();
       if (error instanceof SandboxError) throw error;

@@ -6,6 +6,7 @@ import { after, before, test } from "node:test";
 import { type BindingError, createProvider, HttpStatusError } from "../../src/bindings/index.ts";
 import { type HttpBinding, importOpenApi, type Tool } from "../../src/catalog/index.ts";
 import { classify } from "../../src/dispatch/index.ts";
+import { createEgressPolicy } from "../../src/egress/index.ts";
 import type { Sandbox } from "../../src/synth/index.ts";
 
 const SECRET = "s3cr3t-token-value";
@@ -59,7 +60,8 @@ after(() => {
   server.close();
 });
 
-const noSandbox = { sandbox: {} as Sandbox };
+// The stand-in listens on loopback, which tools reach only when the operator allows it.
+const noSandbox = { sandbox: {} as Sandbox, egress: createEgressPolicy({ allow: ["127.0.0.1"] }) };
 
 function provider(binding: Omit<HttpBinding, "type" | "method"> & { method?: HttpBinding["method"] }) {
   const full: HttpBinding = { type: "http", method: "GET", ...binding, url: `${base}${binding.url}` };

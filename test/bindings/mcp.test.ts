@@ -9,11 +9,13 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { z } from "zod";
 import { closeProviders, createProvider, McpToolError } from "../../src/bindings/index.ts";
 import type { McpBinding, Tool } from "../../src/catalog/index.ts";
+import { createEgressPolicy } from "../../src/egress/index.ts";
 import type { Sandbox } from "../../src/synth/index.ts";
 
 const standIn = new URL("../fixtures/mcp-stand-in-server.ts", import.meta.url).pathname;
 const stdio: McpBinding = { type: "mcp", command: process.execPath, args: [standIn] };
-const noSandbox = { sandbox: {} as Sandbox };
+// The Streamable HTTP stand-in listens on loopback, which tools reach only when the operator allows it.
+const noSandbox = { sandbox: {} as Sandbox, egress: createEgressPolicy({ allow: ["127.0.0.1"] }) };
 
 after(() => closeProviders());
 

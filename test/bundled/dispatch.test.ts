@@ -12,10 +12,12 @@ import { after, before, test } from "node:test";
 import { providersFor } from "../../src/bindings/index.ts";
 import { loadCatalog, type SandboxBinding, type Tool } from "../../src/catalog/index.ts";
 import { Dispatcher } from "../../src/dispatch/index.ts";
+import { createEgressPolicy } from "../../src/egress/index.ts";
 import { Sandbox } from "../../src/synth/index.ts";
 
 const tools = await loadCatalog(join(import.meta.dirname, "../../catalog"));
-const sandbox = new Sandbox();
+// The stand-in provider listens on loopback, which ctx.fetch reaches only when the operator allows it.
+const sandbox = new Sandbox({ egress: createEgressPolicy({ allow: ["127.0.0.1"] }) });
 const seen: string[] = [];
 const standIn = createServer((req, res) => {
   const url = req.url ?? "";

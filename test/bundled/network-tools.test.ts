@@ -14,10 +14,12 @@ import {
   type Tool,
   validateAgainstSchema,
 } from "../../src/catalog/index.ts";
+import { createEgressPolicy } from "../../src/egress/index.ts";
 import { Sandbox } from "../../src/synth/index.ts";
 
 const tools = await loadCatalog(join(import.meta.dirname, "../../catalog"));
-const sandbox = new Sandbox();
+// The stand-in provider listens on loopback, which ctx.fetch reaches only when the operator allows it.
+const sandbox = new Sandbox({ egress: createEgressPolicy({ allow: ["127.0.0.1"] }) });
 /** Canned provider answers, by "host/path" (without the query string). */
 const answers = new Map<string, { type: string; body: string }>();
 const requested: string[] = [];

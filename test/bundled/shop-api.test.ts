@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { createProvider } from "../../src/bindings/index.ts";
 import { loadCatalog, type Tool } from "../../src/catalog/index.ts";
+import { createEgressPolicy } from "../../src/egress/index.ts";
 import { Sandbox } from "../../src/synth/index.ts";
 
 interface Seen {
@@ -20,6 +21,7 @@ interface Seen {
 const tools = await loadCatalog(join(import.meta.dirname, "../../catalog"));
 const sandbox = new Sandbox();
 const seen: Seen[] = [];
+const shopEgress = createEgressPolicy({ allow: ["127.0.0.1"] });
 // Stand-in for the shop API: records each request and answers with a canned JSON body.
 const shop = createServer((req, res) => {
   let body = "";
@@ -53,7 +55,8 @@ after(() => {
 function invoke(name: string, args: Record<string, unknown>) {
   const tool = tools.find((t) => t.name === name) as Tool;
   assert.ok(tool?.binding, `no tool ${name}`);
-  const provider = createProvider(tool.binding, tool, { sandbox });
+  // The shop stand-in is on loopback: allowed as the operator would allow the shop's address.
+  const provider = createProvider(tool.binding, tool, { sandbox, egress: shopEgress });
   return provider.invoke(args, { signal: new AbortController().signal, callId: "test", context: {} });
 }
 

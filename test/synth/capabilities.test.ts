@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 import type { Capabilities } from "../../src/catalog/index.ts";
+import { createEgressPolicy } from "../../src/egress/index.ts";
 import { isAllowed, Sandbox, SandboxError } from "../../src/synth/index.ts";
 
 // A local HTTP server the tools fetch from: pages, redirects (inside and outside the allowlist), a large
@@ -48,7 +49,8 @@ before(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 
-const sandbox = new Sandbox({ defaultTimeoutMs: 5_000 });
+// The stand-ins listen on loopback, which ctx.fetch reaches only when the operator allows it.
+const sandbox = new Sandbox({ defaultTimeoutMs: 5_000, egress: createEgressPolicy({ allow: ["127.0.0.1"] }) });
 after(() => {
   sandbox.close();
   server.closeAllConnections();
