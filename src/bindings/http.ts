@@ -6,8 +6,7 @@
 // Arguments cannot steer the request: each one in the URL's path is exactly one segment (".", ".." and ""
 // are refused), query values are encoded, requests go out through the egress policy, and a request that
 // carries a secret goes only to the origin the template fixes, never across a redirect to another.
-import type { SchemaIssue } from "../catalog/index.ts";
-import type { HttpBinding, Tool } from "../catalog/index.ts";
+import type { HttpBinding, SchemaIssue, Tool } from "../catalog/index.ts";
 import type { Provider } from "../dispatch/index.ts";
 import { type EgressPolicy, publicOnly } from "../egress/index.ts";
 import { BindingError, type Grants, OPERATOR_GRANTS, readSecret } from "./secrets.ts";
@@ -148,7 +147,10 @@ function declaredOrigin(binding: HttpBinding, filler: Filler): string | undefine
 function buildUrl(binding: HttpBinding, filler: Filler, tool: string): URL {
   const issue = pathArgumentIssues(binding, filler.args)[0];
   if (issue !== undefined)
-    throw new BindingError("ERR_INVALID_ARGUMENT", `tool ${tool}: invalid argument ${issue.path}: ${issue.message}`);
+    throw new BindingError(
+      "ERR_INVALID_ARGUMENT",
+      `tool ${tool}: invalid argument ${issue.path}: ${issue.message}`,
+    );
   const path = filler.fill(binding.url, encodeURIComponent);
   if (path === undefined) {
     const missing = [...binding.url.matchAll(PLACEHOLDER)]
@@ -206,14 +208,18 @@ async function send(
     const location = response.headers.get("location");
     if (response.status < 300 || response.status >= 400 || location === null) return { response, url };
     await response.body?.cancel().catch(() => {});
-    if (hop >= MAX_REDIRECTS) throw new BindingError("ERR_BAD_RESPONSE", `tool ${tool}: more than ${MAX_REDIRECTS} redirects`);
+    if (hop >= MAX_REDIRECTS)
+      throw new BindingError("ERR_BAD_RESPONSE", `tool ${tool}: more than ${MAX_REDIRECTS} redirects`);
     const next = new URL(location, url);
     if (secretOrigin !== undefined && next.origin !== secretOrigin)
       throw new BindingError(
         "ERR_SECRET_ORIGIN",
         `tool ${tool}: ${url.origin} redirects to ${next.origin}; a request carrying secrets is not sent to another origin`,
       );
-    if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === "POST")) {
+    if (
+      response.status === 303 ||
+      ((response.status === 301 || response.status === 302) && method === "POST")
+    ) {
       method = "GET";
       body = undefined;
       init.headers.delete("content-type");

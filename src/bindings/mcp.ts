@@ -45,7 +45,11 @@ export interface McpDeps {
 function connect(key: string, binding: McpBinding, tool: string, deps: McpDeps): Promise<Client> {
   const grants = deps.grants ?? OPERATOR_GRANTS;
   // Checked before the pool: a server an operator's tool started is not lent to a tool that may not start it.
-  if (binding.command !== undefined && grants.commands !== "any" && !grants.commands.includes(binding.command))
+  if (
+    binding.command !== undefined &&
+    grants.commands !== "any" &&
+    !grants.commands.includes(binding.command)
+  )
     throw new BindingError(
       "ERR_COMMAND_NOT_ALLOWED",
       `tool ${tool}: "${binding.command}" is not an MCP server command the operator allowed (SWITCHBOARD_MCP_COMMANDS)`,

@@ -16,7 +16,9 @@ async function readToolFile(file: string, tool: string): Promise<string> {
   try {
     code = await readFile(file, "utf8");
   } catch (error) {
-    throw new Error(`tool ${tool}: its sandbox file (binding.file) is missing or unreadable`, { cause: error });
+    throw new Error(`tool ${tool}: its sandbox file (binding.file) is missing or unreadable`, {
+      cause: error,
+    });
   }
   if (checkCode(code, tool).some((v) => DEFINES_TOOL.test(v.message)))
     throw new Error(`tool ${tool}: its sandbox file (binding.file) does not define async function ${tool}`);

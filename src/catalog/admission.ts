@@ -73,10 +73,15 @@ function bindingIssues(binding: Binding, at: string, rules: AdmissionRules): Sch
   if (binding.type === "sandbox" && binding.file !== undefined) {
     issues.push({
       path: `${at}.file`,
-      message: "a tool put through the API carries its code inline (`code`); `file` is for catalog files on disk",
+      message:
+        "a tool put through the API carries its code inline (`code`); `file` is for catalog files on disk",
     });
   }
-  if (binding.type === "mcp" && binding.command !== undefined && !rules.mcpCommands.includes(binding.command)) {
+  if (
+    binding.type === "mcp" &&
+    binding.command !== undefined &&
+    !rules.mcpCommands.includes(binding.command)
+  ) {
     issues.push({
       path: `${at}.command`,
       message: `"${binding.command}" is not an MCP server command the operator allowed (SWITCHBOARD_MCP_COMMANDS: ${rules.mcpCommands.join(", ") || "none"})`,

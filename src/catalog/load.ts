@@ -80,7 +80,11 @@ function isInside(folder: string, path: string): boolean {
  * A sandbox tool's file, made absolute and real. It must lie inside the catalog folder after symlinks are
  * resolved, so a catalog cannot run (or echo in an error) a file from elsewhere on the machine.
  */
-async function sandboxFile(folder: string, file: string, declared: string): Promise<string | { error: string }> {
+async function sandboxFile(
+  folder: string,
+  file: string,
+  declared: string,
+): Promise<string | { error: string }> {
   let real: string;
   try {
     real = await realpath(resolve(dirname(file), declared));

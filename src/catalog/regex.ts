@@ -62,7 +62,7 @@ export function unsafePatternIssues(schema: unknown, path: string): SchemaIssue[
   const visit = (node: unknown, at: string) => {
     if (node === null || typeof node !== "object") return;
     if (Array.isArray(node)) {
-      node.forEach((item, i) => visit(item, `${at}.${i}`));
+      for (const [i, item] of node.entries()) visit(item, `${at}.${i}`);
       return;
     }
     for (const [key, value] of Object.entries(node)) {

@@ -58,7 +58,10 @@ export const envSchema = z.object({
   /** Environment variables that {env.NAME} may read in a tool put through the API. */
   SWITCHBOARD_TOOL_SECRETS: nameList.superRefine((names, context) => {
     for (const name of names.filter(isOwnSetting))
-      context.addIssue({ code: "custom", message: `${name} is Switchboard's own setting, never a tool secret` });
+      context.addIssue({
+        code: "custom",
+        message: `${name} is Switchboard's own setting, never a tool secret`,
+      });
   }),
 });
 
@@ -67,7 +70,9 @@ export const envSchema = z.object({
  * The names of the schema, and the credential-like names other parts of Switchboard read directly.
  */
 export function isOwnSetting(name: string): boolean {
-  return Object.hasOwn(envSchema.shape, name) || /^SWITCHBOARD_(.*_KEYS|DATABASE_.*|REDIS_.*|LLM_.*)$/.test(name);
+  return (
+    Object.hasOwn(envSchema.shape, name) || /^SWITCHBOARD_(.*_KEYS|DATABASE_.*|REDIS_.*|LLM_.*)$/.test(name)
+  );
 }
 
 export type Env = z.infer<typeof envSchema>;

@@ -23,8 +23,8 @@ import {
 } from "./rules.ts";
 
 export type EgressVerdict =
-  | { allowed: true; /** The address to connect to (checked). */ address: string }
-  | { allowed: false; /** One sentence naming the destination and why it is refused. */ reason: string };
+  | { allowed: true /** The address to connect to (checked). */; address: string }
+  | { allowed: false /** One sentence naming the destination and why it is refused. */; reason: string };
 
 export interface EgressPolicy {
   /**

@@ -21,7 +21,10 @@ const HOST_NAME = /^[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z
 
 /** A host as URLs and sockets spell it, for comparison: lower case, no brackets, no trailing dot. */
 export function normalHost(host: string): string {
-  return host.toLowerCase().replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "");
+  return host
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, "$1")
+    .replace(/\.$/, "");
 }
 
 /** An address as ipaddr.js sees it, IPv4-mapped IPv6 (::ffff:10.0.0.1) unwrapped to the IPv4 it reaches. */
@@ -56,7 +59,11 @@ export function parseRule(raw: string): EgressRule {
   const bracketed = /^\[([^\]]+)\](?::(.*))?$/.exec(entry);
   if (bracketed?.[1] !== undefined) {
     if (!isIP(bracketed[1])) throw new EgressConfigError(entry, "not an IPv6 address in brackets");
-    return hostRule(bracketed[1], entry, bracketed[2] === undefined ? undefined : parsePort(bracketed[2], entry));
+    return hostRule(
+      bracketed[1],
+      entry,
+      bracketed[2] === undefined ? undefined : parsePort(bracketed[2], entry),
+    );
   }
   if (isIP(entry)) return hostRule(entry, entry);
   const colon = entry.lastIndexOf(":");

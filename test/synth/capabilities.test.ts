@@ -50,7 +50,10 @@ before(async () => {
 });
 
 // The stand-ins listen on loopback, which ctx.fetch reaches only when the operator allows it.
-const sandbox = new Sandbox({ defaultTimeoutMs: 5_000, egress: createEgressPolicy({ allow: ["127.0.0.1"] }) });
+const sandbox = new Sandbox({
+  defaultTimeoutMs: 5_000,
+  egress: createEgressPolicy({ allow: ["127.0.0.1"] }),
+});
 after(() => {
   sandbox.close();
   server.closeAllConnections();
