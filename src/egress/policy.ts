@@ -71,9 +71,11 @@ export function createEgressPolicy(options: EgressOptions = {}): EgressPolicy {
   async function decide(rawHost: string, port: number): Promise<EgressVerdict> {
     const host = normalHost(rawHost);
     const literal = isIP(host) !== 0;
+    // The socket goes to one checked address (no racing of address families), so IPv4 comes first: it
+    // works on hosts without an IPv6 route.
     const addresses = literal
       ? [host]
-      : (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
+      : (await lookup(host, { all: true, order: "ipv4first" })).map((entry) => entry.address);
     if (!literal && admitsName(rules, host, port)) {
       const first = addresses[0];
       return first === undefined
