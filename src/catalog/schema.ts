@@ -53,11 +53,10 @@ export const capabilitiesSchema = z
 export const sandboxBindingSchema = z
   .strictObject({
     type: z.literal("sandbox"),
-    file: z
-      .string()
-      .min(1)
-      .optional()
-      .meta({ description: "JavaScript file, relative to the catalog file that declares the tool" }),
+    file: z.string().min(1).optional().meta({
+      description:
+        "JavaScript file, relative to the catalog file that declares the tool and inside the catalog folder (catalog files only; tools put through the API carry `code`)",
+    }),
     code: z.string().min(1).optional().meta({ description: "Inline JavaScript source" }),
     capabilities: capabilitiesSchema.optional(),
   })
@@ -74,7 +73,8 @@ export const httpBindingSchema = z.strictObject({
     .meta({ description: "URL template; {param} is replaced by the URL-encoded argument" }),
   query: z.record(z.string(), z.string()).optional().meta({ description: "Query parameter → template" }),
   headers: z.record(z.string(), z.string()).optional().meta({
-    description: "Header → template; {env.NAME} reads a secret from the environment variable NAME",
+    description:
+      "Header → template; {env.NAME} reads a secret from the environment variable NAME (through the API: only names in SWITCHBOARD_TOOL_SECRETS)",
   }),
   body: z.string().optional().meta({ description: "Name of the argument sent as the JSON body" }),
   select: z.string().optional().meta({ description: "Dot path into the JSON response that is the output" }),
@@ -83,7 +83,9 @@ export const httpBindingSchema = z.strictObject({
 
 export const mcpBindingSchema = z.strictObject({
   type: z.literal("mcp"),
-  command: z.string().min(1).optional().meta({ description: "Command that starts an MCP stdio server" }),
+  command: z.string().min(1).optional().meta({
+    description: "Command that starts an MCP stdio server (through the API: only SWITCHBOARD_MCP_COMMANDS)",
+  }),
   args: z.array(z.string()).optional(),
   env: z.record(z.string(), z.string()).optional().meta({
     description: "Environment for a stdio server beyond PATH/HOME; values may use {env.NAME} (e.g. tokens)",
