@@ -8,5 +8,6 @@ export {
   type EgressPolicy,
   type EgressVerdict,
   publicOnly,
+  type Resolver,
 } from "./policy.ts";
 export { EgressConfigError, parseRule } from "./rules.ts";

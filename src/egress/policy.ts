@@ -36,10 +36,20 @@ export interface EgressPolicy {
   fetch: typeof globalThis.fetch;
 }
 
+/** A host name's addresses, in the order to try them. */
+export type Resolver = (host: string) => Promise<string[]>;
+
 export interface EgressOptions {
   /** Operator-allowed destinations: host, host:port, IP address, [IPv6]:port or CIDR range. */
   allow?: readonly string[];
+  /** How names are resolved; the system resolver by default. */
+  resolve?: Resolver;
 }
+
+// The socket goes to one checked address (no racing of address families), so IPv4 comes first: it works
+// on hosts without an IPv6 route.
+const systemResolver: Resolver = async (host) =>
+  (await lookup(host, { all: true, order: "ipv4first" })).map((entry) => entry.address);
 
 /** A refused destination; `code` lets the dispatcher and tests tell it from a network failure. */
 export class EgressDeniedError extends Error {
@@ -66,16 +76,13 @@ function describe(address: Address): string {
 
 export function createEgressPolicy(options: EgressOptions = {}): EgressPolicy {
   const rules: EgressRule[] = (options.allow ?? []).map(parseRule);
+  const resolve = options.resolve ?? systemResolver;
 
   /** The address to connect to for host:port, or the reason it is refused; DNS failures throw as they are. */
   async function decide(rawHost: string, port: number): Promise<EgressVerdict> {
     const host = normalHost(rawHost);
     const literal = isIP(host) !== 0;
-    // The socket goes to one checked address (no racing of address families), so IPv4 comes first: it
-    // works on hosts without an IPv6 route.
-    const addresses = literal
-      ? [host]
-      : (await lookup(host, { all: true, order: "ipv4first" })).map((entry) => entry.address);
+    const addresses = literal ? [host] : await resolve(host);
     if (!literal && admitsName(rules, host, port)) {
       const first = addresses[0];
       return first === undefined

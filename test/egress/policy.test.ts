@@ -101,3 +101,25 @@ test("fetch refuses at connection time, and re-checks a redirect's destination",
     return true;
   });
 });
+
+test("the connection goes to the address the check resolved, never to a second lookup", async () => {
+  // A stand-in resolver: "rebind.test" is public on the first lookup and loopback on every later one, the
+  // way a DNS-rebinding attacker answers; "pinned.test" exists only in this resolver, not in the system's.
+  let lookups = 0;
+  const policy = createEgressPolicy({
+    allow: ["pinned.test"],
+    resolve: async (host) => {
+      if (host === "pinned.test") return ["127.0.0.1"];
+      lookups++;
+      return lookups === 1 ? ["8.8.8.8"] : ["127.0.0.1"];
+    },
+  });
+  assert.equal((await policy.check(`http://rebind.test:${port}/`)).allowed, true);
+  await assert.rejects(policy.fetch(`http://rebind.test:${port}/`), (error: Error & { cause?: Error }) => {
+    assert.match(String(error.cause?.message), /rebind\.test resolves to 127\.0\.0\.1/);
+    return true;
+  });
+  // Reaching the server proves the socket used the checked address: the system resolver knows no pinned.test.
+  const response = await policy.fetch(`http://pinned.test:${port}/pinned`);
+  assert.equal(await response.text(), "ok /pinned");
+});
