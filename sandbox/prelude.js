@@ -1,6 +1,7 @@
-// Runs inside every tool's isolate, in a fresh context, before the tool's code. The host calls `prelude()`
-// (ahead of time, for spare isolates), then `connect(fetch, html, maxOutputChars)` with the host's bridges
-// (plain functions that copy strings across, or undefined when the tool was not granted them).
+// Runs inside every tool's isolate, in a fresh context, before the tool's code. The sandbox host
+// (src/synth/host/isolates.ts) calls `prelude()` ahead of time, for spare isolates, then
+// `connect(hostRequest, granted, maxOutputChars)` with one bridge to the host and the names of the
+// capabilities the tool was granted.
 //
 // It does three things, all before untrusted code runs:
 // 1. captures the intrinsics it needs, so that nothing the tool later does to builtins can subvert it;
@@ -14,7 +15,7 @@
 // Results leave as one JSON string built here by walking own data properties: getters, proxies,
 // functions, symbols, cycles, non-plain objects and "__proto__" keys are refused, never followed.
 
-// biome-ignore lint/correctness/noUnusedVariables: called by the host (src/synth/sandbox.ts)
+// biome-ignore lint/correctness/noUnusedVariables: called by the host (src/synth/host/isolates.ts)
 function prelude() {
   const G = globalThis;
   const { apply, ownKeys, getPrototypeOf } = Reflect;
@@ -292,19 +293,22 @@ function prelude() {
   }
 
   /**
-   * Binds the host's bridges (undefined when not granted); returns { setup, settle }. The fetch bridge
-   * only starts a request (the host cannot hand a promise across): the host answers later by calling
-   * settle(id, ok, payload), which only the host holds.
+   * Binds the host's bridge; returns { setup, settle }. Every capability is one kind of request: the
+   * bridge only starts it (`hostRequest(id, capability, json)`, nothing can be awaited across), the parent
+   * process checks and performs it, and the host answers later by calling settle(id, ok, payload), which
+   * only the host holds.
    */
-  return function connect(hostFetch, hostHtml, maxOutputChars) {
+  return function connect(hostRequest, granted, maxOutputChars) {
     const pending = new NativeMap();
     let lastId = 0;
-    const startFetch = (json) =>
+    const ask = (capability, json) =>
       new NativePromise((resolve, reject) => {
         lastId += 1;
         apply(mapSet, pending, [lastId, { resolve, reject }]);
-        hostFetch(lastId, json);
+        hostRequest(lastId, capability, json);
       });
+    const grantedSet = new NativeSet(granted);
+    const isGranted = (capability) => apply(setHas, grantedSet, [capability]);
     function settle(id, ok, payload) {
       const waiting = apply(mapGet, pending, [id]);
       if (waiting === undefined) return;
@@ -315,21 +319,22 @@ function prelude() {
 
     function makeCtx(lines) {
       const ctx = { console: makeConsole(lines) };
-      if (hostFetch !== undefined) {
+      if (isGranted("fetch")) {
         ctx.fetch = async (url, init = {}) => {
-          const request = {
+          const fetchRequest = {
             url: StringCtor(url),
             method: init.method === undefined ? "GET" : StringCtor(init.method),
             headers: init.headers === undefined ? {} : parse(encode(init.headers, 65536)),
             body: init.body === undefined || init.body === null ? undefined : StringCtor(init.body),
           };
-          return makeResponse(await startFetch(encode(request, maxOutputChars)));
+          return makeResponse(await ask("fetch", encode(fetchRequest, maxOutputChars)));
         };
       }
-      if (hostHtml !== undefined) {
+      if (isGranted("html")) {
         ctx.html = async (markup, selector, options = {}) =>
           parse(
-            await hostHtml(
+            await ask(
+              "html",
               encode({ markup: StringCtor(markup), selector: StringCtor(selector), options }, maxOutputChars),
             ),
           );

@@ -7,9 +7,10 @@ export type SandboxErrorKind =
   | "compile" // V8 refused the code
   | "runtime" // the tool threw (or was refused a capability and did not catch it)
   | "output" // the result is not plain JSON within the size cap
-  | "timeout" // the wall-clock deadline passed; the isolate was disposed
+  | "timeout" // the wall-clock deadline passed; the run was stopped (its host killed if it did not stop)
   | "memory" // the isolate hit its memory limit and was disposed
   | "cancelled" // the caller's signal aborted the run; the isolate was disposed
+  | "crashed" // the sandbox host process holding the run died (killed over memory, a stuck run, a fault)
   | "closed"; // the sandbox was closed
 
 export interface Violation {

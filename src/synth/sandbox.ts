@@ -1,28 +1,26 @@
-// Runs tool code in isolated-vm isolates.
+// Runs tool code in isolated-vm isolates held by a pool of sandbox host processes (src/synth/host/).
 //
-// Where isolates run: in the main process (the reasons and the measurements are in sandbox/README.md).
-// isolated-vm contains what hostile code can provoke on purpose: an out-of-memory disposes only that
-// isolate, a runaway loop is cut by the timeout and by disposal from the host, and the escape and abuse
-// suite (test/synth/abuse.test.ts) checks that the host keeps serving after each. A child process would
-// add an IPC round trip (measured 0.08 ms p50, as much as a whole warm call) and a second boundary for the
-// fetch/html bridges, to protect against what is left: a V8 or isolated-vm bug that takes the process down.
+// Untrusted code runs in child processes because only killing a process is certain: a single long native
+// call (a giant allocation, join or sort over hundreds of MiB) ignores isolated-vm's timeout and disposal,
+// and isolated-vm's documentation says a process must stop serving after `onCatastrophicError`. This
+// process never loads isolated-vm. It owns every deadline: at the deadline the caller is answered and
+// the host is asked to stop the run; a run still going STOP_GRACE_MS later gets its whole host killed.
+// It watches each host's resident memory, replaces a host that dies for any reason (its calls are
+// answered "crashed" at once), performs the capability requests of running tools (capability-requests.ts)
+// and validates every message a host sends (protocol.ts).
 //
-// Warm path: a fresh context costs ~0.7 ms on this machine, more than the warm-call budget, so each tool
-// gets a pool of warm isolates holding one context each, prepared once: the prelude tames and freezes the
-// realm, the tool's function is declared and frozen, and then the global object is frozen too. A frozen
-// realm whose only user code is one function declaration keeps nothing from one call to the next, so
-// reusing the context is as clean as a fresh one. Each isolate runs one call at a time, which keeps one
-// call's deadline, memory limit and console apart from every other's.
-import { readFileSync } from "node:fs";
-import ivm from "isolated-vm";
+// Calls wait in one queue per tool, served round robin, so that a flood into one slow tool does not hold
+// back the others; a call's deadline counts from `run`, queueing included. A tool sticks to the host that
+// ran it last, where its warm isolates are.
+import { availableParallelism } from "node:os";
 import { LRUCache } from "lru-cache";
 import type { Capabilities } from "../catalog/index.ts";
-import type { EgressPolicy } from "../egress/index.ts";
-import { proxiedFetch, selectHtml } from "./capabilities.ts";
+import { CapabilityRequests, grantedNames } from "./capability-requests.ts";
 import { checkCode } from "./check.ts";
 import { type ConsoleLine, SandboxError } from "./errors.ts";
-
-const PRELUDE = readFileSync(new URL("../../sandbox/prelude.js", import.meta.url), "utf8");
+import { authorColumn } from "./host/strict.ts";
+import { type HostedCall, SandboxHost } from "./host-process.ts";
+import { type HostConfig, type HostMessage, replySchema, type ToolSpec } from "./protocol.ts";
 
 export interface SandboxOptions {
   /** Memory limit per isolate, in MB (isolated-vm's minimum is 8). */
@@ -31,10 +29,14 @@ export interface SandboxOptions {
   maxOutputChars?: number;
   /** Deadline of a run that does not give one. */
   defaultTimeoutMs?: number;
-  /** Tools whose warm isolates are kept; the least recently used beyond it are disposed. */
+  /** Tools whose warm isolates each host keeps; the least recently used beyond it are disposed. */
   maxWarmTools?: number;
-  /** Where ctx.fetch may connect; without one, public addresses only. */
-  egress?: EgressPolicy;
+  /** Host processes; default one per core. */
+  hosts?: number;
+  /** Resident-memory ceiling of each host, in MB; a host over it is killed and replaced. */
+  hostMemoryLimitMb?: number;
+  /** Runs one host holds at once; further calls wait in the queue. */
+  maxCallsPerHost?: number;
 }
 
 export interface SandboxRunRequest {
@@ -51,191 +53,73 @@ export interface SandboxRunResult {
   console: ConsoleLine[];
 }
 
-/** Preparing a context (prelude, tool declaration) is bounded by this, apart from the call's deadline. */
-const SETUP_TIMEOUT_MS = 2_000;
-/** Idle warm isolates kept per tool: enough for the calls two cores run at once. */
-const WARM_PER_TOOL = 2;
-
-interface Reply {
-  ok: boolean;
-  value?: unknown;
-  console: ConsoleLine[];
-  error?: { stage: "runtime" | "output"; name: string; message: string; line?: number; column?: number };
+/** A host process as operators and tests see it. */
+export interface SandboxHostInfo {
+  pid: number | undefined;
+  ready: boolean;
+  calls: number;
 }
 
-/** An isolate whose context has run the prelude (realm tamed and frozen), not yet bound to a tool. */
-interface BlankIsolate {
-  isolate: ivm.Isolate;
-  context: ivm.Context;
-  connect: ivm.Reference<unknown>;
+const MEMORY_WATCH_MS = 100;
+/** Hosts that die before they are ready, in a row, after which queued calls are failed, not kept waiting. */
+const MAX_START_FAILURES = 3;
+
+interface ToolEntry {
+  spec: ToolSpec;
+  /** The host that ran the tool last (its warm isolates are there). */
+  host: SandboxHost | undefined;
 }
 
-async function createBlankIsolate(memoryLimitMb: number): Promise<BlankIsolate> {
-  const isolate = new ivm.Isolate({
-    memoryLimit: memoryLimitMb,
-    onCatastrophicError: (message) => {
-      process.stderr.write(`switchboard sandbox: isolate lost (${message})\n`);
-    },
-  });
-  try {
-    const context = await isolate.createContext();
-    const connect = await context.evalClosure(`"use strict";\n${PRELUDE}\nreturn prelude();`, [], {
-      result: { reference: true },
-      timeout: SETUP_TIMEOUT_MS,
-      filename: "sandbox:prelude",
-    });
-    return { isolate, context, connect };
-  } catch (error) {
-    isolate.dispose();
-    throw error;
-  }
-}
-
-/**
- * Tool code is compiled in strict mode (undeclared assignments throw, `this` is undefined). The directive
- * is put on the first line so that line numbers stay those of the author's code; columns on line 1 are
- * shifted back by `STRICT_PREFIX.length`.
- */
-const STRICT_PREFIX = '"use strict"; ';
-
-/** Positions in V8 messages ("tool:name:3:9") → line and column in the author's code. */
-function positionIn(text: string, name: string): { line?: number; column?: number } {
-  const match = new RegExp(`tool:${name.replaceAll("$", "\\$")}:(\\d+):(\\d+)`).exec(text);
-  if (match === null) return {};
-  const line = Number(match[1]);
-  const column = Number(match[2]);
-  return { line, column: line === 1 ? Math.max(1, column - STRICT_PREFIX.length) : column };
-}
-
-/** One isolate with one prepared context for one tool; runs one call at a time. */
-class WarmIsolate {
-  readonly isolate: ivm.Isolate;
-  private readonly invoke: ivm.Reference<(argsJson: string) => Promise<string>>;
-  /** The running call's signal, for the capabilities it calls. */
-  private callSignal: AbortSignal = AbortSignal.abort();
-  /** Why the host disposed the isolate, when it did. */
-  killedFor: "timeout" | "cancelled" | "closed" | undefined;
-
-  private constructor(isolate: ivm.Isolate, invoke: ivm.Reference<(argsJson: string) => Promise<string>>) {
-    this.isolate = isolate;
-    this.invoke = invoke;
-  }
-
-  /** Binds a blank isolate to one tool: grants its capabilities, declares its function, freezes the rest. */
-  static async bind(
-    blank: BlankIsolate,
-    request: { code: string; name: string },
-    capabilities: Capabilities,
-    maxOutputChars: number,
-    egress: EgressPolicy | undefined,
-  ): Promise<WarmIsolate> {
-    const { isolate, context, connect } = blank;
-    let warm: WarmIsolate | undefined;
-    let settle: ivm.Reference<unknown> | undefined;
-    const fetchGrant = capabilities.fetch;
-    // Fire-and-forget from the isolate's side; the answer goes back through settle(id, ok, payload).
-    const hostFetch =
-      fetchGrant === undefined
-        ? undefined
-        : new ivm.Callback(
-            (id: number, json: string) => {
-              proxiedFetch(fetchGrant, json, warm?.callSignal ?? AbortSignal.abort(), egress)
-                .then(
-                  (reply) => [true, reply] as const,
-                  (error: Error) => [false, error.message] as const,
-                )
-                .then(([ok, payload]) =>
-                  settle?.apply(undefined, [id, ok, payload], { arguments: { copy: true } }),
-                )
-                .catch(() => {}); // the isolate was disposed meanwhile: nobody is waiting
-            },
-            { ignored: true },
-          );
-    const hostHtml = capabilities.html ? new ivm.Callback(selectHtml) : undefined;
-    const bound = (await connect.apply(undefined, [hostFetch, hostHtml, maxOutputChars], {
-      result: { reference: true },
-      timeout: SETUP_TIMEOUT_MS,
-    })) as ivm.Reference<{ setup: unknown; settle: unknown }>;
-    connect.release();
-    const setup = await bound.get("setup", { reference: true });
-    settle = await bound.get("settle", { reference: true });
-    bound.release();
-    let script: ivm.Script;
-    try {
-      script = await isolate.compileScript(`${STRICT_PREFIX}${request.code}`, {
-        filename: `tool:${request.name}`,
-      });
-    } catch (error) {
-      const message = (error as Error).message;
-      throw new SandboxError(
-        "compile",
-        `the code does not compile: ${message}`,
-        positionIn(String((error as Error).stack), request.name),
-      );
-    }
-    await script.run(context, { timeout: SETUP_TIMEOUT_MS, release: true });
-    const invoke = (await setup.apply(undefined, [request.name], {
-      result: { reference: true },
-      timeout: SETUP_TIMEOUT_MS,
-    })) as ivm.Reference<(argsJson: string) => Promise<string>>;
-    setup.release();
-    warm = new WarmIsolate(isolate, invoke);
-    return warm;
-  }
-
-  async call(argsJson: string, timeoutMs: number, signal: AbortSignal | undefined): Promise<Reply> {
-    const controller = new AbortController();
-    this.callSignal = controller.signal;
-    const kill = (reason: "timeout" | "cancelled") => {
-      this.killedFor ??= reason;
-      controller.abort();
-      if (!this.isolate.isDisposed) this.isolate.dispose();
-    };
-    const timer = setTimeout(() => kill("timeout"), timeoutMs);
-    const onAbort = () => kill("cancelled");
-    signal?.addEventListener("abort", onAbort, { once: true });
-    try {
-      const json = await this.invoke.apply(undefined, [argsJson], {
-        arguments: { copy: true },
-        result: { promise: true, copy: true },
-        timeout: timeoutMs,
-      });
-      return JSON.parse(json as string) as Reply;
-    } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
-      controller.abort();
-    }
-  }
-
-  dispose(reason: "closed" | undefined = undefined) {
-    if (reason) this.killedFor ??= reason;
-    if (!this.isolate.isDisposed) this.isolate.dispose();
-  }
+interface PendingCall extends HostedCall {
+  entry: ToolEntry;
+  args: string | undefined;
+  timeoutMs: number;
+  host: SandboxHost | undefined;
+  settled: boolean;
+  settle(outcome: SandboxRunResult | undefined | SandboxError): void;
 }
 
 export class Sandbox {
   private readonly memoryLimitMb: number;
   private readonly maxOutputChars: number;
   private readonly defaultTimeoutMs: number;
-  private readonly egress: EgressPolicy | undefined;
-  private readonly warmTools: LRUCache<string, WarmIsolate[]>;
-  private readonly running = new Set<WarmIsolate>();
-  /** A blank isolate made ahead of time, so that a new tool does not wait for the prelude (~4 ms). */
-  private spare: Promise<BlankIsolate> | undefined;
+  private readonly hostCount: number;
+  private readonly hostMemoryLimitMb: number;
+  private readonly maxCallsPerHost: number;
+  private readonly hostConfig: HostConfig;
+  private readonly requests = new CapabilityRequests();
+  /** Tools that passed the static check, with their short id. */
+  private readonly tools = new LRUCache<string, ToolEntry>({ max: 1024 });
+  private readonly hosts: SandboxHost[] = [];
+  /** Calls not on a host yet, one queue per tool id, served round robin (a Map keeps insertion order). */
+  private readonly queue = new Map<number, PendingCall[]>();
+  private readonly memoryWatch: NodeJS.Timeout;
+  private lastToolId = 0;
+  private lastCallId = 0;
+  private nextHost = 0;
+  private startFailures = 0;
+  private lastStartFailure = "";
   private closed = false;
 
   constructor(options: SandboxOptions = {}) {
     this.memoryLimitMb = options.memoryLimitMb ?? 64;
     this.maxOutputChars = options.maxOutputChars ?? 2_000_000;
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? 5_000;
-    this.egress = options.egress;
-    this.warmTools = new LRUCache({
-      max: options.maxWarmTools ?? 64,
-      dispose: (isolates) => {
-        for (const isolate of isolates) isolate.dispose();
-      },
-    });
+    this.hostCount = Math.max(1, options.hosts ?? availableParallelism());
+    this.hostMemoryLimitMb = options.hostMemoryLimitMb ?? 512;
+    this.maxCallsPerHost = Math.max(1, options.maxCallsPerHost ?? 8);
+    this.hostConfig = {
+      memoryLimitMb: this.memoryLimitMb,
+      maxOutputChars: this.maxOutputChars,
+      maxWarmTools: options.maxWarmTools ?? 64,
+      hostMemoryLimitMb: this.hostMemoryLimitMb,
+      // A reply holds a result and a console, each capped at maxOutputChars characters of JSON; escaping
+      // inside the message may double a character and UTF-8 triple it.
+      maxMessageBytes: 6 * (2 * this.maxOutputChars + 65_536),
+    };
+    this.fillPool();
+    this.memoryWatch = setInterval(() => void this.watchMemory(), MEMORY_WATCH_MS);
+    this.memoryWatch.unref();
   }
 
   /** Runs the tool `name` defined by `code` with copied JSON `args`; throws SandboxError on any failure. */
@@ -250,33 +134,14 @@ export class Sandbox {
     }
     if (request.signal?.aborted)
       throw new SandboxError("cancelled", "the run was cancelled before it started");
-    const capabilities = request.capabilities ?? {};
-    const key = keyOf(request.name, request.code, capabilities);
-    const isolate = this.warmTools.get(key)?.pop() ?? (await this.bind(request, capabilities));
-    if (request.signal?.aborted) {
-      this.release(key, isolate);
-      throw new SandboxError("cancelled", "the run was cancelled before it started");
-    }
-    this.running.add(isolate);
-    let reply: Reply;
-    try {
-      reply = await isolate.call(argsJson, timeoutMs, request.signal);
-    } catch (error) {
-      isolate.dispose();
-      throw this.explain(error, isolate, timeoutMs);
-    } finally {
-      this.running.delete(isolate);
-    }
-    this.release(key, isolate);
-    this.refillSpare();
-    if (reply.ok) return { value: reply.value, console: reply.console };
-    const failure = reply.error ?? { stage: "runtime", name: "Error", message: "unknown failure" };
-    const message = failure.stage === "output" ? failure.message : `${failure.name}: ${failure.message}`;
-    const position =
-      failure.line === undefined
-        ? {}
-        : positionIn(`tool:${request.name}:${failure.line}:${failure.column}`, request.name);
-    throw new SandboxError(failure.stage, message, { ...position, console: reply.console });
+    const entry = this.entryFor(request.name, request.code, request.capabilities ?? {});
+    return (await this.submit(
+      entry,
+      request.capabilities ?? {},
+      argsJson,
+      timeoutMs,
+      request.signal,
+    )) as SandboxRunResult;
   }
 
   /**
@@ -285,93 +150,249 @@ export class Sandbox {
    */
   async warm(request: { code: string; name: string; capabilities?: Capabilities }): Promise<void> {
     if (this.closed) throw new SandboxError("closed", "the sandbox is closed");
-    const capabilities = request.capabilities ?? {};
-    const key = keyOf(request.name, request.code, capabilities);
-    if ((this.warmTools.get(key)?.length ?? 0) > 0) return;
-    this.release(key, await this.bind(request, capabilities));
+    const entry = this.entryFor(request.name, request.code, request.capabilities ?? {});
+    await this.submit(entry, request.capabilities ?? {}, undefined, this.defaultTimeoutMs, undefined);
   }
 
-  /** Disposes every isolate; runs in progress fail with kind "closed". */
+  /** Kills every host; calls waiting or running fail with kind "closed". */
   close(): void {
+    if (this.closed) return;
     this.closed = true;
-    for (const isolate of this.running) isolate.dispose("closed");
-    this.warmTools.clear();
-    this.spare?.then((blank) => blank.isolate.dispose()).catch(() => {});
-    this.spare = undefined;
+    clearInterval(this.memoryWatch);
+    const closedError = () => new SandboxError("closed", "the sandbox was closed during the run");
+    for (const calls of this.queue.values()) for (const call of calls) call.settle(closedError());
+    this.queue.clear();
+    for (const host of this.hosts) {
+      for (const call of host.calls.values()) (call as PendingCall).settle(closedError());
+      host.kill("the sandbox was closed");
+    }
+    this.requests.close();
   }
 
-  private async bind(
-    request: { code: string; name: string },
-    capabilities: Capabilities,
-  ): Promise<WarmIsolate> {
-    const violations = checkCode(request.code, request.name);
+  /** The host processes, for operators and tests. */
+  hostProcesses(): SandboxHostInfo[] {
+    return this.hosts.map((host) => ({ pid: host.pid, ready: host.ready, calls: host.calls.size }));
+  }
+
+  private entryFor(name: string, code: string, capabilities: Capabilities): ToolEntry {
+    const key = `${name}\u0000${JSON.stringify(capabilities)}\u0000${code}`;
+    const known = this.tools.get(key);
+    if (known !== undefined) return known;
+    const violations = checkCode(code, name);
     if (violations.length > 0)
       throw new SandboxError(
         "static",
         violations.map((v) => `${v.line}:${v.column} ${v.message}`).join("\n"),
-        {
-          line: violations[0]?.line,
-          column: violations[0]?.column,
-          violations,
-        },
+        { line: violations[0]?.line, column: violations[0]?.column, violations },
       );
-    const blank = await this.takeSpare();
-    try {
-      return await WarmIsolate.bind(blank, request, capabilities, this.maxOutputChars, this.egress);
-    } catch (error) {
-      blank.isolate.dispose();
-      if (error instanceof SandboxError) throw error;
-      throw new SandboxError("compile", `the tool could not be prepared: ${(error as Error).message}`);
-    }
+    const entry: ToolEntry = {
+      spec: { id: ++this.lastToolId, name, code, granted: grantedNames(capabilities) },
+      host: undefined,
+    };
+    this.tools.set(key, entry);
+    return entry;
   }
 
-  /** The spare blank isolate, or a new one if none is ready. */
-  private takeSpare(): Promise<BlankIsolate> {
-    const taken = this.spare ?? createBlankIsolate(this.memoryLimitMb);
-    this.spare = undefined;
-    return taken;
-  }
-
-  /**
-   * Starts making the next spare once the current call has answered: creating an isolate blocks the event
-   * loop for a few milliseconds, which must not land inside the synthesis that consumed the last one.
-   */
-  private refillSpare(): void {
-    if (this.spare !== undefined || this.closed) return;
-    setImmediate(() => {
-      if (this.spare !== undefined || this.closed) return;
-      const spare = createBlankIsolate(this.memoryLimitMb);
-      this.spare = spare;
-      spare.catch(() => {
-        if (this.spare === spare) this.spare = undefined;
-      });
+  private submit(
+    entry: ToolEntry,
+    capabilities: Capabilities,
+    args: string | undefined,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<SandboxRunResult | undefined> {
+    this.fillPool();
+    return new Promise((resolve, reject) => {
+      const controller = new AbortController();
+      const call: PendingCall = {
+        id: ++this.lastCallId,
+        entry,
+        capabilities,
+        args,
+        timeoutMs,
+        host: undefined,
+        settled: false,
+        signal: controller.signal,
+        settle: (outcome) => {
+          if (call.settled) return;
+          call.settled = true;
+          clearTimeout(timer);
+          signal?.removeEventListener("abort", onAbort);
+          controller.abort();
+          if (outcome instanceof SandboxError) reject(outcome);
+          else resolve(outcome);
+        },
+        answer: (message) => this.answered(call, message),
+        lost: (reason) =>
+          call.settle(
+            new SandboxError(
+              "crashed",
+              `the sandbox host running the tool stopped: ${reason}; a fresh host takes over`,
+            ),
+          ),
+      };
+      const timer = setTimeout(
+        () =>
+          this.end(
+            call,
+            "timeout",
+            new SandboxError("timeout", `the tool did not finish within ${timeoutMs} ms; it was stopped`),
+          ),
+        timeoutMs,
+      );
+      const onAbort = () =>
+        this.end(call, "cancelled", new SandboxError("cancelled", "the run was cancelled"));
+      signal?.addEventListener("abort", onAbort, { once: true });
+      const waiting = this.queue.get(entry.spec.id);
+      if (waiting === undefined) this.queue.set(entry.spec.id, [call]);
+      else waiting.push(call);
+      this.pump();
     });
   }
 
-  private release(key: string, isolate: WarmIsolate) {
-    if (this.closed || isolate.isolate.isDisposed) return isolate.dispose();
-    const idle = this.warmTools.get(key);
-    if (idle === undefined) this.warmTools.set(key, [isolate]);
-    else if (idle.length < WARM_PER_TOOL) idle.push(isolate);
-    else isolate.dispose();
+  /** The deadline passed or the caller cancelled: answer now, and stop the run if it is on a host. */
+  private end(call: PendingCall, reason: "timeout" | "cancelled", error: SandboxError): void {
+    if (call.settled) return;
+    call.settle(error);
+    if (call.host !== undefined) return call.host.stop(call.id, reason);
+    const waiting = this.queue.get(call.entry.spec.id);
+    const at = waiting?.indexOf(call) ?? -1;
+    if (waiting === undefined || at < 0) return;
+    waiting.splice(at, 1);
+    if (waiting.length === 0) this.queue.delete(call.entry.spec.id);
   }
 
-  private explain(error: unknown, isolate: WarmIsolate, timeoutMs: number): SandboxError {
-    const message = (error as Error)?.message ?? String(error);
-    if (isolate.killedFor === "timeout" || /timed out/i.test(message))
-      return new SandboxError("timeout", `the tool did not finish within ${timeoutMs} ms; it was stopped`);
-    if (isolate.killedFor === "cancelled") return new SandboxError("cancelled", "the run was cancelled");
-    if (isolate.killedFor === "closed")
-      return new SandboxError("closed", "the sandbox was closed during the run");
-    if (/memory limit/i.test(message))
-      return new SandboxError(
-        "memory",
-        `the tool exceeded the ${this.memoryLimitMb} MB memory limit; it was stopped`,
-      );
-    return new SandboxError("runtime", message);
+  private answered(
+    call: PendingCall,
+    message: Extract<HostMessage, { t: "result" | "prepared" | "failed" }>,
+  ) {
+    if (call.settled) return;
+    if (message.t === "prepared") return call.settle(undefined);
+    if (message.t === "failed") return call.settle(this.failure(call, message));
+    let reply: ReturnType<typeof replySchema.parse>;
+    try {
+      reply = replySchema.parse(JSON.parse(message.json));
+    } catch {
+      const reason = "it sent a malformed result";
+      call.host?.kill(reason);
+      return call.lost(reason);
+    }
+    if (reply.ok) return call.settle({ value: reply.value, console: reply.console });
+    const { stage, name, message: text, line, column } = reply.error;
+    const position =
+      line === undefined || column === undefined ? {} : { line, column: authorColumn(line, column) };
+    call.settle(
+      new SandboxError(stage, stage === "output" ? text : `${name}: ${text}`, {
+        ...position,
+        console: reply.console,
+      }),
+    );
   }
-}
 
-function keyOf(name: string, code: string, capabilities: Capabilities): string {
-  return `${name}\u0000${JSON.stringify(capabilities)}\u0000${code}`;
+  private failure(call: PendingCall, message: Extract<HostMessage, { t: "failed" }>): SandboxError {
+    switch (message.kind) {
+      case "timeout":
+        return new SandboxError(
+          "timeout",
+          `the tool did not finish within ${call.timeoutMs} ms; it was stopped`,
+        );
+      case "cancelled":
+        return new SandboxError("cancelled", "the run was cancelled");
+      case "memory":
+        return new SandboxError(
+          "memory",
+          `the tool exceeded the ${this.memoryLimitMb} MB memory limit; it was stopped`,
+        );
+      default: {
+        const { line, column } = message;
+        return new SandboxError(message.kind, message.message, {
+          ...(line === undefined ? {} : { line }),
+          ...(column === undefined ? {} : { column }),
+        });
+      }
+    }
+  }
+
+  /** Moves waiting calls onto hosts with a free slot, one tool after another. */
+  private pump(): void {
+    while (!this.closed) {
+      const first = this.queue.entries().next();
+      if (first.done) return;
+      const [toolId, calls] = first.value;
+      const call = calls[0] as PendingCall;
+      const host = this.pick(call.entry);
+      if (host === undefined) return;
+      calls.shift();
+      this.queue.delete(toolId);
+      if (calls.length > 0) this.queue.set(toolId, calls);
+      call.host = host;
+      call.entry.host = host;
+      host.start(call, {
+        t: "run",
+        call: call.id,
+        tool: call.entry.spec,
+        timeoutMs: call.timeoutMs,
+        ...(call.args === undefined ? {} : { args: call.args }),
+      });
+    }
+  }
+
+  /** The tool's last host if it has a free slot, else the least busy ready host (rotating on ties). */
+  private pick(entry: ToolEntry): SandboxHost | undefined {
+    const free = (host: SandboxHost | undefined): host is SandboxHost =>
+      host !== undefined && host.ready && !host.dead && host.calls.size < this.maxCallsPerHost;
+    if (free(entry.host)) return entry.host;
+    let best: SandboxHost | undefined;
+    for (let i = 0; i < this.hosts.length; i++) {
+      const host = this.hosts[(this.nextHost + i) % this.hosts.length];
+      if (free(host) && (best === undefined || host.calls.size < best.calls.size)) best = host;
+    }
+    this.nextHost = (this.nextHost + 1) % Math.max(1, this.hosts.length);
+    return best;
+  }
+
+  private fillPool(): void {
+    while (!this.closed && this.hosts.length < this.hostCount) {
+      const host: SandboxHost = new SandboxHost({
+        config: this.hostConfig,
+        requests: this.requests,
+        onReady: () => {
+          this.startFailures = 0;
+          this.pump();
+        },
+        onSlotFree: () => this.pump(),
+        onExit: (_host, reason, wasReady) => this.replace(host, reason, wasReady),
+      });
+      this.hosts.push(host);
+    }
+  }
+
+  private replace(host: SandboxHost, reason: string, wasReady: boolean): void {
+    const at = this.hosts.indexOf(host);
+    if (at >= 0) this.hosts.splice(at, 1);
+    if (this.closed) return;
+    if (!wasReady) {
+      this.startFailures += 1;
+      this.lastStartFailure = reason;
+    }
+    if (this.startFailures >= MAX_START_FAILURES) {
+      // Hosts cannot start (a broken install, no memory): fail what waits instead of retrying forever;
+      // the next call tries again.
+      const error = () =>
+        new SandboxError("crashed", `no sandbox host could be started: ${this.lastStartFailure}`);
+      for (const calls of this.queue.values()) for (const call of calls) call.settle(error());
+      this.queue.clear();
+      this.startFailures = 0;
+      return;
+    }
+    this.fillPool();
+    this.pump();
+  }
+
+  private async watchMemory(): Promise<void> {
+    for (const host of this.hosts) {
+      const rssMb = await host.residentMb();
+      if (rssMb !== undefined && rssMb > this.hostMemoryLimitMb)
+        host.kill(`it went over its ${this.hostMemoryLimitMb} MB memory ceiling (${Math.round(rssMb)} MB)`);
+    }
+  }
 }

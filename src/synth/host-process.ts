@@ -1,0 +1,217 @@
+// The parent's handle on one sandbox host process: starts it under Node's permission model, validates
+// every message it sends, performs its capability requests, stops runs and kills the host when a run does
+// not stop, when it goes over its memory ceiling or when it sends anything malformed.
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname } from "node:path";
+import type { Duplex } from "node:stream";
+import { fileURLToPath } from "node:url";
+import type { Capabilities } from "../catalog/index.ts";
+import type { CapabilityRequests } from "./capability-requests.ts";
+import { type Channel, openChannel } from "./host/channel.ts";
+import { type HostConfig, type HostMessage, hostMessageSchema, type ParentMessage } from "./protocol.ts";
+
+const HOST_ENTRY = fileURLToPath(new URL("./host/main.ts", import.meta.url));
+/** How long a run may take to stop after being asked before its whole host is killed. */
+export const STOP_GRACE_MS = 250;
+/** The last words of a host's stderr kept for the message of a crash. */
+const STDERR_TAIL_CHARS = 2_000;
+
+/**
+ * The only files a host may read: its own code, the prelude and isolated-vm's addon (node-gyp-build
+ * probes /etc/alpine-release to choose the addon). Resolved, not loaded: the parent never loads
+ * isolated-vm.
+ */
+function readablePaths(): string[] {
+  const isolatedVm = fileURLToPath(import.meta.resolve("isolated-vm"));
+  const nodeGypBuild = createRequire(isolatedVm).resolve("node-gyp-build");
+  return [
+    `${dirname(HOST_ENTRY)}/`,
+    fileURLToPath(new URL("../../sandbox/prelude.js", import.meta.url)),
+    `${dirname(isolatedVm)}/`,
+    `${dirname(nodeGypBuild)}/`,
+    "/etc/alpine-release",
+  ];
+}
+
+/** The environment a host starts with: nothing secret, only what Intl and dates read. */
+function hostEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const name of ["TZ", "LANG", "LC_ALL"])
+    if (process.env[name] !== undefined) env[name] = process.env[name];
+  return env;
+}
+
+/** A call as a host sees it from the parent: where its answer goes and what it was granted. */
+export interface HostedCall {
+  id: number;
+  capabilities: Capabilities;
+  /** Aborted when the call is answered: ends its capability requests. */
+  signal: AbortSignal;
+  /** The host's answer (result, prepared or failed). */
+  answer(message: Extract<HostMessage, { t: "result" | "prepared" | "failed" }>): void;
+  /** The host died before answering. */
+  lost(reason: string): void;
+}
+
+export interface HostOptions {
+  config: HostConfig;
+  requests: CapabilityRequests;
+  onReady(host: SandboxHost): void;
+  /** The host is gone; `calls` were lost with it. */
+  onExit(host: SandboxHost, reason: string, wasReady: boolean): void;
+  /** A run ended (answered or lost): a slot is free. */
+  onSlotFree(host: SandboxHost): void;
+}
+
+export class SandboxHost {
+  readonly calls = new Map<number, HostedCall>();
+  ready = false;
+  dead = false;
+  private readonly child: ChildProcess;
+  private readonly channel: Channel;
+  private readonly options: HostOptions;
+  private readonly validate: ReturnType<typeof hostMessageSchema>;
+  private killedFor: string | undefined;
+  private stderrTail = "";
+  private readonly graceTimers = new Map<number, NodeJS.Timeout>();
+
+  constructor(options: HostOptions) {
+    this.options = options;
+    const { config } = options;
+    // A message carries at most a result or a request body; JSON escaping may double a character and
+    // UTF-8 triple it, so the character cap is the byte limit over six.
+    this.validate = hostMessageSchema(Math.floor(config.maxMessageBytes / 6));
+    this.child = spawn(
+      process.execPath,
+      [
+        "--permission",
+        "--allow-addons",
+        "--disable-warning=SecurityWarning",
+        ...readablePaths().map((path) => `--allow-fs-read=${path}`),
+        HOST_ENTRY,
+        JSON.stringify(config),
+      ],
+      { stdio: ["ignore", "ignore", "pipe", "pipe"], env: hostEnv() },
+    );
+    this.child.stderr?.setEncoding("utf8");
+    this.child.stderr?.on("data", (text: string) => {
+      this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL_CHARS);
+    });
+    const pipe = this.child.stdio[3] as Duplex;
+    pipe.on("error", () => {}); // the exit handler reports the host's end
+    this.channel = openChannel(
+      pipe,
+      config.maxMessageBytes,
+      (message) => this.receive(message),
+      (reason) => this.kill(`it sent a malformed message (${reason})`),
+    );
+    this.child.on("error", (error) => {
+      this.killedFor ??= `it failed (${error.message})`;
+      if (this.child.pid === undefined)
+        this.exited(null, null); // never started: no exit event follows
+      else this.kill(this.killedFor);
+    });
+    this.child.on("exit", (code, signal) => this.exited(code, signal));
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** Starts a run (or, without args, a preparation) of `call` on this host. */
+  start(call: HostedCall, message: Extract<ParentMessage, { t: "run" }>): void {
+    this.calls.set(call.id, call);
+    this.channel.send(message);
+  }
+
+  /** Asks the host to end a run now; kills the host if the run has not ended after the grace. */
+  stop(callId: number, reason: "timeout" | "cancelled"): void {
+    if (this.dead || !this.calls.has(callId) || this.graceTimers.has(callId)) return;
+    this.channel.send({ t: "stop", call: callId, reason } satisfies ParentMessage);
+    this.graceTimers.set(
+      callId,
+      setTimeout(() => {
+        if (this.calls.has(callId)) this.kill(`a run did not stop within ${STOP_GRACE_MS} ms of being asked`);
+      }, STOP_GRACE_MS),
+    );
+  }
+
+  /** Kills the host (SIGKILL: a stuck native call ignores everything else). */
+  kill(reason: string): void {
+    if (this.dead) return;
+    this.killedFor ??= reason;
+    this.child.kill("SIGKILL");
+  }
+
+  /** The host's resident memory in MB, from /proc (Linux); undefined when it cannot be read. */
+  async residentMb(): Promise<number | undefined> {
+    if (this.child.pid === undefined || this.dead) return undefined;
+    try {
+      const status = await readFile(`/proc/${this.child.pid}/status`, "utf8");
+      const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
+      return kb === undefined ? undefined : Number(kb) / 1024;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private receive(raw: unknown): void {
+    if (this.dead) return;
+    const parsed = this.validate.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return this.kill(`it sent a malformed message (${issue?.path.join(".")}: ${issue?.message})`);
+    }
+    const message = parsed.data;
+    if (message.t === "ready") {
+      if (this.ready) return this.kill("it sent a malformed message (ready twice)");
+      this.ready = true;
+      return this.options.onReady(this);
+    }
+    const call = this.calls.get(message.call);
+    if (call === undefined) return this.kill(`it sent a malformed message (unknown call ${message.call})`);
+    if (message.t === "request") return this.request(call, message);
+    this.calls.delete(message.call);
+    clearTimeout(this.graceTimers.get(message.call));
+    this.graceTimers.delete(message.call);
+    call.answer(message);
+    this.options.onSlotFree(this);
+  }
+
+  private request(call: HostedCall, message: Extract<HostMessage, { t: "request" }>): void {
+    const { requests } = this.options;
+    // The prelude only exposes granted capabilities: asking for another one means the host is not ours.
+    if (!requests.isGranted(call.capabilities, message.capability))
+      return this.kill(`it asked for capability "${message.capability}", which the tool was not granted`);
+    const reply = (ok: boolean, payload: string) => {
+      if (!this.dead && this.calls.get(call.id) === call)
+        this.channel.send({
+          t: "reply",
+          call: call.id,
+          req: message.req,
+          ok,
+          payload,
+        } satisfies ParentMessage);
+    };
+    requests.perform(call.capabilities, message.capability, message.json, call.signal).then(
+      (payload) => reply(true, payload),
+      (error: Error) => reply(false, error.message),
+    );
+  }
+
+  private exited(code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.dead) return;
+    this.dead = true;
+    for (const timer of this.graceTimers.values()) clearTimeout(timer);
+    const lastWords = this.stderrTail.trim().split("\n").slice(-3).join(" | ");
+    const reason =
+      this.killedFor ??
+      `it exited (${signal ?? `code ${code}`})${lastWords === "" ? "" : `: ${lastWords.slice(0, 500)}`}`;
+    const lost = [...this.calls.values()];
+    this.calls.clear();
+    for (const call of lost) call.lost(reason);
+    this.options.onExit(this, reason, this.ready);
+  }
+}
