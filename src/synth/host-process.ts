@@ -157,7 +157,7 @@ export class SandboxHost {
     }
   }
 
-  private receive(raw: unknown): void {
+  private receive(raw: unknown) {
     if (this.dead) return;
     const parsed = this.validate.safeParse(raw);
     if (!parsed.success) {
@@ -180,7 +180,7 @@ export class SandboxHost {
     this.options.onSlotFree(this);
   }
 
-  private request(call: HostedCall, message: Extract<HostMessage, { t: "request" }>): void {
+  private request(call: HostedCall, message: Extract<HostMessage, { t: "request" }>) {
     const { requests } = this.options;
     // The prelude only exposes granted capabilities: asking for another one means the host is not ours.
     if (!requests.isGranted(call.capabilities, message.capability))

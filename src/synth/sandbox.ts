@@ -250,7 +250,7 @@ export class Sandbox {
   }
 
   /** The deadline passed or the caller cancelled: answer now, and stop the run if it is on a host. */
-  private end(call: PendingCall, reason: "timeout" | "cancelled", error: SandboxError): void {
+  private end(call: PendingCall, reason: "timeout" | "cancelled", error: SandboxError) {
     if (call.settled) return;
     call.settle(error);
     if (call.host !== undefined) return call.host.stop(call.id, reason);
@@ -339,7 +339,7 @@ export class Sandbox {
   /** The tool's last host if it has a free slot, else the least busy ready host (rotating on ties). */
   private pick(entry: ToolEntry): SandboxHost | undefined {
     const free = (host: SandboxHost | undefined): host is SandboxHost =>
-      host !== undefined && host.ready && !host.dead && host.calls.size < this.maxCallsPerHost;
+      host?.ready === true && !host.dead && host.calls.size < this.maxCallsPerHost;
     if (free(entry.host)) return entry.host;
     let best: SandboxHost | undefined;
     for (let i = 0; i < this.hosts.length; i++) {

@@ -184,7 +184,7 @@ export class IsolatePool {
   }
 
   /** Keeps an isolate that ended its call cleanly for the tool's next call. */
-  release(toolId: number, isolate: WarmIsolate): void {
+  release(toolId: number, isolate: WarmIsolate) {
     if (isolate.isolate.isDisposed || isolate.stoppedFor !== undefined) return isolate.dispose();
     const idle = this.warm.get(toolId) ?? [];
     this.warm.delete(toolId);
