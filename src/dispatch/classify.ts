@@ -142,6 +142,9 @@ export function classify(error: unknown, extra?: ErrorRules): Classified {
   // classified by its message like any other.
   if (error instanceof DispatchError && error.class !== "unknown") return { class: error.class };
   const links = chain(error);
+  // The sandbox host running the call died (src/synth/sandbox.ts); not retried: the same code would
+  // most likely take the next host down too.
+  if (links[0]?.code === "SANDBOX_CRASHED") return { class: "sandbox_crashed" };
   for (const rules of rulesFor(extra)) {
     for (const link of links) {
       const cls = matchOne(rules, link);

@@ -45,7 +45,8 @@ export type ErrorClass =
   | "cancelled"
   | "unknown_tool"
   | "queue_timeout"
-  | "breaker_open";
+  | "breaker_open"
+  | "sandbox_crashed";
 
 export interface CallError {
   class: ErrorClass;
