@@ -1,15 +1,15 @@
 // The parent's handle on one sandbox host process: starts it under Node's permission model, validates
 // every message it sends, performs its capability requests, stops runs and kills the host when a run does
 // not stop, when it goes over its memory ceiling or when it sends anything malformed.
-import { type ChildProcess, spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import type { Socket } from "node:net";
 import { dirname } from "node:path";
-import type { Duplex } from "node:stream";
 import { fileURLToPath } from "node:url";
 import type { Capabilities } from "../catalog/index.ts";
 import type { CapabilityRequests } from "./capability-requests.ts";
-import { type Channel, openChannel } from "./host/channel.ts";
+import type { Channel } from "./host/channel.ts";
+import type { HostLauncher, Launch } from "./host-launcher.ts";
 import { type HostConfig, type HostMessage, hostMessageSchema, type ParentMessage } from "./protocol.ts";
 
 const HOST_ENTRY = fileURLToPath(new URL("./host/main.ts", import.meta.url));
@@ -18,28 +18,42 @@ export const STOP_GRACE_MS = 250;
 /** The last words of a host's stderr kept for the message of a crash. */
 const STDERR_TAIL_CHARS = 2_000;
 
+let hostArgs: string[] | undefined;
+
 /**
- * The only files a host may read: its own code, the prelude and isolated-vm's addon (node-gyp-build
- * probes /etc/alpine-release to choose the addon). Resolved, not loaded: the parent never loads
- * isolated-vm.
+ * Node's permission model for the host: it may read only its own code, the prelude and isolated-vm's
+ * addon (node-gyp-build probes /etc/alpine-release to choose it), load that addon, and nothing else: no
+ * writes, no child processes, no workers. Paths are resolved, not loaded: the parent never loads
+ * isolated-vm. What the model does not cover is in sandbox/README.md.
  */
-function readablePaths(): string[] {
+function hostArguments(): string[] {
+  if (hostArgs !== undefined) return hostArgs;
   const isolatedVm = fileURLToPath(import.meta.resolve("isolated-vm"));
   const nodeGypBuild = createRequire(isolatedVm).resolve("node-gyp-build");
-  return [
+  const readable = [
     `${dirname(HOST_ENTRY)}/`,
     fileURLToPath(new URL("../../sandbox/prelude.js", import.meta.url)),
     `${dirname(isolatedVm)}/`,
     `${dirname(nodeGypBuild)}/`,
     "/etc/alpine-release",
   ];
+  hostArgs = [
+    "--permission",
+    "--allow-addons",
+    "--disable-warning=SecurityWarning",
+    ...readable.map((path) => `--allow-fs-read=${path}`),
+    HOST_ENTRY,
+  ];
+  return hostArgs;
 }
 
 /** The environment a host starts with: nothing secret, only what Intl and dates read. */
-function hostEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const name of ["TZ", "LANG", "LC_ALL"])
-    if (process.env[name] !== undefined) env[name] = process.env[name];
+function hostEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of ["TZ", "LANG", "LC_ALL"]) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
   return env;
 }
 
@@ -57,9 +71,10 @@ export interface HostedCall {
 
 export interface HostOptions {
   config: HostConfig;
+  launcher: HostLauncher;
   requests: CapabilityRequests;
   onReady(host: SandboxHost): void;
-  /** The host is gone; `calls` were lost with it. */
+  /** The host is gone; its calls were lost with it. */
   onExit(host: SandboxHost, reason: string, wasReady: boolean): void;
   /** A run ended (answered or lost): a slot is free. */
   onSlotFree(host: SandboxHost): void;
@@ -69,8 +84,9 @@ export class SandboxHost {
   readonly calls = new Map<number, HostedCall>();
   ready = false;
   dead = false;
-  private readonly child: ChildProcess;
-  private readonly channel: Channel;
+  private readonly launch: Launch;
+  private channel: Channel | undefined;
+  private socket: Socket | undefined;
   private readonly options: HostOptions;
   private readonly validate: ReturnType<typeof hostMessageSchema>;
   private killedFor: string | undefined;
@@ -80,56 +96,44 @@ export class SandboxHost {
   constructor(options: HostOptions) {
     this.options = options;
     const { config } = options;
-    // A message carries at most a result or a request body; JSON escaping may double a character and
+    // A message carries at most a reply or a request body; JSON escaping may double a character and
     // UTF-8 triple it, so the character cap is the byte limit over six.
     this.validate = hostMessageSchema(Math.floor(config.maxMessageBytes / 6));
-    this.child = spawn(
-      process.execPath,
-      [
-        "--permission",
-        "--allow-addons",
-        "--disable-warning=SecurityWarning",
-        ...readablePaths().map((path) => `--allow-fs-read=${path}`),
-        HOST_ENTRY,
-        JSON.stringify(config),
-      ],
-      { stdio: ["ignore", "ignore", "pipe", "pipe"], env: hostEnv() },
-    );
-    this.child.stderr?.setEncoding("utf8");
-    this.child.stderr?.on("data", (text: string) => {
-      this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL_CHARS);
+    this.launch = options.launcher.launch([...hostArguments(), JSON.stringify(config)], hostEnv(), {
+      connected: (socket, channel) => {
+        if (this.dead) return socket.destroy();
+        this.socket = socket;
+        this.channel = channel;
+        socket.on("close", () => this.kill("its channel closed"));
+        channel.receive = (message) => this.receive(message);
+        channel.broken = (reason) => this.kill(`it sent a malformed message (${reason})`);
+      },
+      stderr: (text) => {
+        this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL_CHARS);
+      },
+      exited: (code, signal, error) => this.exited(code, signal, error),
     });
-    const pipe = this.child.stdio[3] as Duplex;
-    pipe.on("error", () => {}); // the exit handler reports the host's end
-    this.channel = openChannel(
-      pipe,
-      config.maxMessageBytes,
-      (message) => this.receive(message),
-      (reason) => this.kill(`it sent a malformed message (${reason})`),
-    );
-    this.child.on("error", (error) => {
-      this.killedFor ??= `it failed (${error.message})`;
-      if (this.child.pid === undefined)
-        this.exited(null, null); // never started: no exit event follows
-      else this.kill(this.killedFor);
-    });
-    this.child.on("exit", (code, signal) => this.exited(code, signal));
   }
 
   get pid(): number | undefined {
-    return this.child.pid;
+    return this.launch.pid;
+  }
+
+  /** Runs asked to stop that have not yet: the host may be killed within STOP_GRACE_MS. */
+  get stopping(): number {
+    return this.graceTimers.size;
   }
 
   /** Starts a run (or, without args, a preparation) of `call` on this host. */
   start(call: HostedCall, message: Extract<ParentMessage, { t: "run" }>): void {
     this.calls.set(call.id, call);
-    this.channel.send(message);
+    this.channel?.send(message);
   }
 
   /** Asks the host to end a run now; kills the host if the run has not ended after the grace. */
   stop(callId: number, reason: "timeout" | "cancelled"): void {
     if (this.dead || !this.calls.has(callId) || this.graceTimers.has(callId)) return;
-    this.channel.send({ t: "stop", call: callId, reason } satisfies ParentMessage);
+    this.channel?.send({ t: "stop", call: callId, reason } satisfies ParentMessage);
     this.graceTimers.set(
       callId,
       setTimeout(() => {
@@ -142,14 +146,15 @@ export class SandboxHost {
   kill(reason: string): void {
     if (this.dead) return;
     this.killedFor ??= reason;
-    this.child.kill("SIGKILL");
+    this.launch.kill();
   }
 
   /** The host's resident memory in MB, from /proc (Linux); undefined when it cannot be read. */
   async residentMb(): Promise<number | undefined> {
-    if (this.child.pid === undefined || this.dead) return undefined;
+    const pid = this.launch.pid;
+    if (pid === undefined || this.dead) return undefined;
     try {
-      const status = await readFile(`/proc/${this.child.pid}/status`, "utf8");
+      const status = await readFile(`/proc/${pid}/status`, "utf8");
       const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
       return kb === undefined ? undefined : Number(kb) / 1024;
     } catch {
@@ -187,7 +192,7 @@ export class SandboxHost {
       return this.kill(`it asked for capability "${message.capability}", which the tool was not granted`);
     const reply = (ok: boolean, payload: string) => {
       if (!this.dead && this.calls.get(call.id) === call)
-        this.channel.send({
+        this.channel?.send({
           t: "reply",
           call: call.id,
           req: message.req,
@@ -201,14 +206,15 @@ export class SandboxHost {
     );
   }
 
-  private exited(code: number | null, signal: NodeJS.Signals | null): void {
+  private exited(code: number | null, signal: string | null, error: string | undefined): void {
     if (this.dead) return;
     this.dead = true;
+    this.socket?.destroy();
     for (const timer of this.graceTimers.values()) clearTimeout(timer);
     const lastWords = this.stderrTail.trim().split("\n").slice(-3).join(" | ");
     const reason =
       this.killedFor ??
-      `it exited (${signal ?? `code ${code}`})${lastWords === "" ? "" : `: ${lastWords.slice(0, 500)}`}`;
+      `it ${error === undefined ? "exited" : `failed (${error})`} (${signal ?? `code ${code}`})${lastWords === "" ? "" : `: ${lastWords.slice(0, 500)}`}`;
     const lost = [...this.calls.values()];
     this.calls.clear();
     for (const call of lost) call.lost(reason);

@@ -19,6 +19,7 @@ import { CapabilityRequests, grantedNames } from "./capability-requests.ts";
 import { checkCode } from "./check.ts";
 import { type ConsoleLine, SandboxError } from "./errors.ts";
 import { authorColumn } from "./host/strict.ts";
+import { HostLauncher } from "./host-launcher.ts";
 import { type HostedCall, SandboxHost } from "./host-process.ts";
 import { type HostConfig, type HostMessage, replySchema, type ToolSpec } from "./protocol.ts";
 
@@ -88,6 +89,7 @@ export class Sandbox {
   private readonly maxCallsPerHost: number;
   private readonly hostConfig: HostConfig;
   private readonly requests = new CapabilityRequests();
+  private readonly launcher: HostLauncher;
   /** Tools that passed the static check, with their short id. */
   private readonly tools = new LRUCache<string, ToolEntry>({ max: 1024 });
   private readonly hosts: SandboxHost[] = [];
@@ -117,6 +119,7 @@ export class Sandbox {
       // inside the message may double a character and UTF-8 triple it.
       maxMessageBytes: 6 * (2 * this.maxOutputChars + 65_536),
     };
+    this.launcher = new HostLauncher(this.hostConfig.maxMessageBytes);
     this.fillPool();
     this.memoryWatch = setInterval(() => void this.watchMemory(), MEMORY_WATCH_MS);
     this.memoryWatch.unref();
@@ -166,6 +169,7 @@ export class Sandbox {
       for (const call of host.calls.values()) (call as PendingCall).settle(closedError());
       host.kill("the sandbox was closed");
     }
+    this.launcher.close();
     this.requests.close();
   }
 
@@ -336,10 +340,13 @@ export class Sandbox {
     }
   }
 
-  /** The tool's last host if it has a free slot, else the least busy ready host (rotating on ties). */
+  /**
+   * The tool's last host if it has a free slot, else the least busy ready host (rotating on ties). A host
+   * with a run that was asked to stop is skipped: it may be killed, with everything on it, any moment.
+   */
   private pick(entry: ToolEntry): SandboxHost | undefined {
     const free = (host: SandboxHost | undefined): host is SandboxHost =>
-      host?.ready === true && !host.dead && host.calls.size < this.maxCallsPerHost;
+      host?.ready === true && !host.dead && host.stopping === 0 && host.calls.size < this.maxCallsPerHost;
     if (free(entry.host)) return entry.host;
     let best: SandboxHost | undefined;
     for (let i = 0; i < this.hosts.length; i++) {
@@ -354,6 +361,7 @@ export class Sandbox {
     while (!this.closed && this.hosts.length < this.hostCount) {
       const host: SandboxHost = new SandboxHost({
         config: this.hostConfig,
+        launcher: this.launcher,
         requests: this.requests,
         onReady: () => {
           this.startFailures = 0;

@@ -1,5 +1,4 @@
-// Length-prefixed JSON frames over the pipe between the parent and a sandbox host (file descriptor 3 on
-// the host's side), used by both ends. Written by hand because Node's own IPC channel has no size limit:
+// Length-prefixed JSON frames over the socket between the parent and a sandbox host, used by both ends. Written by hand because Node's own IPC channel has no size limit:
 // it reads and parses a message of any length before anyone can look at it. Here a frame announces its
 // length first, and a frame over the limit is refused before its body is buffered.
 import type { Duplex } from "node:stream";
@@ -8,18 +7,17 @@ const HEADER_BYTES = 4;
 
 export interface Channel {
   send(message: unknown): void;
+  /** Where each parsed message goes; may be replaced (the first message decides who reads the rest). */
+  receive: (message: unknown) => void;
+  /** Called once, with a reason, for a frame over the size limit or a body that is not JSON. */
+  broken: (reason: string) => void;
+  /** Changes the size limit of the frames still to come. */
+  setLimit(maxBytes: number): void;
 }
 
-/**
- * Reads frames from `stream` and hands each parsed message to `onMessage`. Calls `onBroken` once, with a
- * reason, for a frame over `maxBytes` or a body that is not JSON; nothing is read after that.
- */
-export function openChannel(
-  stream: Duplex,
-  maxBytes: number,
-  onMessage: (message: unknown) => void,
-  onBroken: (reason: string) => void,
-): Channel {
+/** Frames on `stream`, each at most `maxBytes`; nothing is read after a broken frame. */
+export function openChannel(stream: Duplex, initialMaxBytes: number): Channel {
+  let maxBytes = initialMaxBytes;
   let chunks: Buffer[] = [];
   let buffered = 0;
   let expected = -1;
@@ -30,7 +28,7 @@ export function openChannel(
     broken = true;
     chunks = [];
     stream.removeListener("data", onData);
-    onBroken(reason);
+    channel.broken(reason);
   };
 
   const take = (bytes: number): Buffer => {
@@ -61,12 +59,16 @@ export function openChannel(
       } catch {
         return fail("a message is not JSON");
       }
-      onMessage(message);
+      channel.receive(message);
     }
   }
 
-  stream.on("data", onData);
-  return {
+  const channel: Channel = {
+    receive: () => {},
+    broken: () => {},
+    setLimit(limit) {
+      maxBytes = limit;
+    },
     send(message) {
       if (broken || stream.destroyed) return;
       const json = JSON.stringify(message);
@@ -77,4 +79,6 @@ export function openChannel(
       stream.write(frame);
     },
   };
+  stream.on("data", onData);
+  return channel;
 }

@@ -1,13 +1,14 @@
 // A sandbox host: a child process that holds the isolates of many tools, and nothing else: the prelude,
 // the isolate pool and this message loop. The parent (src/synth/sandbox.ts) starts it under Node's
-// permission model, talks to it over file descriptor 3, owns every deadline, watches its memory and kills
-// it when a run does not stop; capabilities are requests the parent checks and performs.
+// permission model; the host connects to the parent's socket and says hello with its one-time token. The
+// parent owns every deadline, watches the host's memory and kills it when a run does not stop;
+// capabilities are requests the parent checks and performs.
 //
 // The host ends itself (SIGKILL, so that no exit hook can wait on a stuck isolate thread) when the parent
 // goes away, when its own resident memory passes the ceiling, and when isolated-vm reports that an isolate
 // is beyond recovery, which its documentation says a process must never serve on after.
 import { writeSync } from "node:fs";
-import { Socket } from "node:net";
+import { connect } from "node:net";
 import type { HostConfig, HostMessage, ParentMessage } from "../protocol.ts";
 import { openChannel } from "./channel.ts";
 import { IsolatePool, RunFailure, type WarmIsolate } from "./isolates.ts";
@@ -40,13 +41,16 @@ const pool = new IsolatePool({
 const running = new Map<number, WarmIsolate>();
 const preparing = new Map<number, "timeout" | "cancelled" | undefined>();
 
-const socket = new Socket({ fd: 3, readable: true, writable: true });
+const { SWITCHBOARD_SANDBOX_SOCKET: socketPath = "", SWITCHBOARD_SANDBOX_TOKEN: token = "" } = process.env;
+delete process.env.SWITCHBOARD_SANDBOX_TOKEN;
+const socket = connect(socketPath);
 socket.on("close", () => die("the parent closed the channel"));
 socket.on("error", () => {}); // followed by "close"
-const channel = openChannel(socket, config.maxMessageBytes, onMessage, (reason) =>
-  die(`bad message from the parent: ${reason}`),
-);
-const send = (message: HostMessage) => channel.send(message);
+const channel = openChannel(socket, config.maxMessageBytes);
+channel.receive = onMessage;
+channel.broken = (reason) => die(`bad message from the parent: ${reason}`);
+const send = (message: HostMessage | { t: "hello"; token: string }) => channel.send(message);
+send({ t: "hello", token });
 
 function failed(call: number, error: unknown): HostMessage {
   const failure =
