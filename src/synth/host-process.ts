@@ -104,7 +104,11 @@ export class SandboxHost {
         if (this.dead) return socket.destroy();
         this.socket = socket;
         this.channel = channel;
-        socket.on("close", () => this.kill("its channel closed"));
+        // The channel closes the moment the process dies: its calls are answered now, not after the reaping.
+        socket.on("close", () => {
+          this.kill("it ended unexpectedly (its channel closed)");
+          this.exited(null, null, undefined);
+        });
         channel.receive = (message) => this.receive(message);
         channel.broken = (reason) => this.kill(`it sent a malformed message (${reason})`);
       },
@@ -170,6 +174,10 @@ export class SandboxHost {
       return this.kill(`it sent a malformed message (${issue?.path.join(".")}: ${issue?.message})`);
     }
     const message = parsed.data;
+    if (message.t === "dying") {
+      this.killedFor ??= message.reason;
+      return;
+    }
     if (message.t === "ready") {
       if (this.ready) return this.kill("it sent a malformed message (ready twice)");
       this.ready = true;

@@ -38,6 +38,8 @@ export function hostMessageSchema(maxChars: number) {
   const id = z.number().int().nonnegative();
   return z.discriminatedUnion("t", [
     z.strictObject({ t: z.literal("ready") }),
+    /** The host is ending itself (memory ceiling, lost isolate); its calls are lost. */
+    z.strictObject({ t: z.literal("dying"), reason: z.string().max(500) }),
     /** The run ended; `json` is the prelude's reply (see `replySchema`). */
     z.strictObject({ t: z.literal("result"), call: id, json: text }),
     /** The tool is prepared (a run without args). */
@@ -69,7 +71,7 @@ const consoleLineSchema = z.strictObject({
 });
 
 /** The JSON text the prelude's `invoke` returns, once parsed. */
-export const replySchema = z.union([
+export const replySchema = z.discriminatedUnion("ok", [
   z.strictObject({ ok: z.literal(true), value: z.unknown(), console: z.array(consoleLineSchema) }),
   z.strictObject({
     ok: z.literal(false),

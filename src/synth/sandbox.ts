@@ -206,7 +206,8 @@ export class Sandbox {
   ): Promise<SandboxRunResult | undefined> {
     this.fillPool();
     return new Promise((resolve, reject) => {
-      const controller = new AbortController();
+      // Made only when a capability request needs it: aborting a controller costs a DOMException.
+      let controller: AbortController | undefined;
       const call: PendingCall = {
         id: ++this.lastCallId,
         entry,
@@ -215,13 +216,17 @@ export class Sandbox {
         timeoutMs,
         host: undefined,
         settled: false,
-        signal: controller.signal,
+        get signal() {
+          controller ??= new AbortController();
+          if (call.settled) controller.abort();
+          return controller.signal;
+        },
         settle: (outcome) => {
           if (call.settled) return;
           call.settled = true;
           clearTimeout(timer);
           signal?.removeEventListener("abort", onAbort);
-          controller.abort();
+          controller?.abort();
           if (outcome instanceof SandboxError) reject(outcome);
           else resolve(outcome);
         },

@@ -10,13 +10,15 @@
 import { writeSync } from "node:fs";
 import { connect } from "node:net";
 import type { HostConfig, HostMessage, ParentMessage } from "../protocol.ts";
-import { openChannel } from "./channel.ts";
+import { type Channel, openChannel } from "./channel.ts";
 import { IsolatePool, RunFailure, type WarmIsolate } from "./isolates.ts";
 
 const config = JSON.parse(process.argv[2] ?? "") as HostConfig;
 
 function die(reason: string): void {
   try {
+    // A socket write goes out at once when the kernel buffer has room, which it has between frames.
+    channel?.send({ t: "dying", reason } satisfies HostMessage);
     writeSync(2, `switchboard sandbox host: ${reason}\n`);
   } finally {
     process.kill(process.pid, "SIGKILL");
@@ -46,7 +48,7 @@ delete process.env.SWITCHBOARD_SANDBOX_TOKEN;
 const socket = connect(socketPath);
 socket.on("close", () => die("the parent closed the channel"));
 socket.on("error", () => {}); // followed by "close"
-const channel = openChannel(socket, config.maxMessageBytes);
+const channel: Channel = openChannel(socket, config.maxMessageBytes);
 channel.receive = onMessage;
 channel.broken = (reason) => die(`bad message from the parent: ${reason}`);
 const send = (message: HostMessage | { t: "hello"; token: string }) => channel.send(message);
