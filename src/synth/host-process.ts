@@ -18,7 +18,7 @@ export const STOP_GRACE_MS = 250;
 /** The last words of a host's stderr kept for the message of a crash. */
 const STDERR_TAIL_CHARS = 2_000;
 
-let hostArgs: string[] | undefined;
+const hostArgs = new Map<string, string[]>();
 
 /**
  * Node's permission model for the host: it may read only its own code, the prelude and isolated-vm's
@@ -26,25 +26,28 @@ let hostArgs: string[] | undefined;
  * writes, no child processes, no workers. Paths are resolved, not loaded: the parent never loads
  * isolated-vm. What the model does not cover is in sandbox/README.md.
  */
-function hostArguments(): string[] {
-  if (hostArgs !== undefined) return hostArgs;
+function hostArguments(entry: string): string[] {
+  const known = hostArgs.get(entry);
+  if (known !== undefined) return known;
   const isolatedVm = fileURLToPath(import.meta.resolve("isolated-vm"));
   const nodeGypBuild = createRequire(isolatedVm).resolve("node-gyp-build");
   const readable = [
     `${dirname(HOST_ENTRY)}/`,
+    `${dirname(entry)}/`,
     fileURLToPath(new URL("../../sandbox/prelude.js", import.meta.url)),
     `${dirname(isolatedVm)}/`,
     `${dirname(nodeGypBuild)}/`,
     "/etc/alpine-release",
   ];
-  hostArgs = [
+  const args = [
     "--permission",
     "--allow-addons",
     "--disable-warning=SecurityWarning",
-    ...readable.map((path) => `--allow-fs-read=${path}`),
-    HOST_ENTRY,
+    ...[...new Set(readable)].map((path) => `--allow-fs-read=${path}`),
+    entry,
   ];
-  return hostArgs;
+  hostArgs.set(entry, args);
+  return args;
 }
 
 /** The environment a host starts with: nothing secret, only what Intl and dates read. */
@@ -71,6 +74,8 @@ export interface HostedCall {
 
 export interface HostOptions {
   config: HostConfig;
+  /** The host program; the real one unless a test substitutes a stand-in. */
+  entry: string | undefined;
   launcher: HostLauncher;
   requests: CapabilityRequests;
   onReady(host: SandboxHost): void;
@@ -99,7 +104,7 @@ export class SandboxHost {
     // A message carries at most a reply or a request body; JSON escaping may double a character and
     // UTF-8 triple it, so the character cap is the byte limit over six.
     this.validate = hostMessageSchema(Math.floor(config.maxMessageBytes / 6));
-    this.launch = options.launcher.launch([...hostArguments(), JSON.stringify(config)], hostEnv(), {
+    this.launch = options.launcher.launch([...hostArguments(options.entry ?? HOST_ENTRY), JSON.stringify(config)], hostEnv(), {
       connected: (socket, channel) => {
         if (this.dead) return socket.destroy();
         this.socket = socket;

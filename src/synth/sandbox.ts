@@ -38,6 +38,8 @@ export interface SandboxOptions {
   hostMemoryLimitMb?: number;
   /** Runs one host holds at once; further calls wait in the queue. */
   maxCallsPerHost?: number;
+  /** The host program (default src/synth/host/main.ts); tests put a faulty stand-in here. */
+  hostEntry?: string;
 }
 
 export interface SandboxRunRequest {
@@ -87,6 +89,7 @@ export class Sandbox {
   private readonly hostCount: number;
   private readonly hostMemoryLimitMb: number;
   private readonly maxCallsPerHost: number;
+  private readonly hostEntry: string | undefined;
   private readonly hostConfig: HostConfig;
   private readonly requests = new CapabilityRequests();
   private readonly launcher: HostLauncher;
@@ -110,6 +113,7 @@ export class Sandbox {
     this.hostCount = Math.max(1, options.hosts ?? availableParallelism());
     this.hostMemoryLimitMb = options.hostMemoryLimitMb ?? 512;
     this.maxCallsPerHost = Math.max(1, options.maxCallsPerHost ?? 8);
+    this.hostEntry = options.hostEntry;
     this.hostConfig = {
       memoryLimitMb: this.memoryLimitMb,
       maxOutputChars: this.maxOutputChars,
@@ -366,6 +370,7 @@ export class Sandbox {
     while (!this.closed && this.hosts.length < this.hostCount) {
       const host: SandboxHost = new SandboxHost({
         config: this.hostConfig,
+        entry: this.hostEntry,
         launcher: this.launcher,
         requests: this.requests,
         onReady: () => {

@@ -1,0 +1,160 @@
+// Every way out of a sandbox host process: runs that ignore isolated-vm's termination (one giant native
+// allocation, an endless loop of long native calls), a host killed mid-call, a host over its memory
+// ceiling, a host that sends a malformed message, and a flood into one slow tool. Each time the caller
+// gets the right class within its deadline plus one second, and the next call to another tool succeeds.
+import assert from "node:assert/strict";
+import { after, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { classify } from "../../src/dispatch/index.ts";
+import { Sandbox, SandboxError, type SandboxErrorKind } from "../../src/synth/index.ts";
+
+const DEADLINE_MS = 1_000;
+const MARGIN_MS = 1_000;
+
+const sandbox = new Sandbox({ hosts: 2 });
+after(() => sandbox.close());
+
+const healthy = "function healthy(args) { return { echo: args.n }; }";
+let n = 0;
+
+async function nextCallSucceeds(on: Sandbox): Promise<void> {
+  n += 1;
+  const result = await on.run({ code: healthy, name: "healthy", args: { n } });
+  assert.deepEqual(result.value, { echo: n });
+}
+
+/** The run's outcome: its error kind ("ok" when it succeeded) and how long it took. */
+async function outcome(
+  run: Promise<unknown>,
+): Promise<{ kind: SandboxErrorKind | "ok"; ms: number; error?: SandboxError }> {
+  const started = performance.now();
+  try {
+    await run;
+    return { kind: "ok", ms: performance.now() - started };
+  } catch (error) {
+    assert.ok(error instanceof SandboxError, `not a SandboxError: ${error}`);
+    return { kind: error.kind, ms: performance.now() - started, error };
+  }
+}
+
+/** Waits until the pool is whole again and idle (a host stopping an earlier run may still be killed). */
+async function settled(on: Sandbox, hosts: number): Promise<void> {
+  for (;;) {
+    const processes = on.hostProcesses();
+    if (processes.length === hosts && processes.every((host) => host.ready && host.calls === 0)) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const tool = (body: string) => `async function attack(args, ctx) {\n${body}\n}`;
+
+describe("sandbox hosts", () => {
+  it("ends a single giant native allocation", async () => {
+    const { kind, ms } = await outcome(
+      sandbox.run({
+        code: tool("return new Array(2**32-1).fill(0).length;"),
+        name: "attack",
+        args: {},
+        timeoutMs: DEADLINE_MS,
+      }),
+    );
+    assert.ok(["timeout", "memory", "crashed"].includes(kind), `kind ${kind}`);
+    assert.ok(ms < DEADLINE_MS + MARGIN_MS, `took ${ms} ms`);
+    await nextCallSucceeds(sandbox);
+  });
+
+  it("ends an endless loop of long native calls", async () => {
+    const code = tool(`const parts = new Array(2**22).fill("abcdefgh"); for (;;) parts.join(",").length;`);
+    const { kind, ms } = await outcome(
+      sandbox.run({ code, name: "attack", args: {}, timeoutMs: DEADLINE_MS }),
+    );
+    assert.equal(kind, "timeout");
+    assert.ok(ms < DEADLINE_MS + MARGIN_MS, `took ${ms} ms`);
+    await nextCallSucceeds(sandbox);
+  });
+
+  it("answers sandbox_crashed at once for a host killed mid-call, and replaces the host", async () => {
+    await settled(sandbox, 2);
+    const run = outcome(
+      sandbox.run({ code: tool("for (;;);"), name: "attack", args: {}, timeoutMs: 20_000 }),
+    );
+    let busy: number | undefined;
+    while (busy === undefined) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      busy = sandbox.hostProcesses().find((host) => host.calls > 0)?.pid;
+    }
+    const killed = performance.now();
+    process.kill(busy, "SIGKILL");
+    const { kind, ms, error } = await run;
+    assert.equal(kind, "crashed");
+    assert.equal(error?.code, "SANDBOX_CRASHED");
+    assert.equal(classify(error).class, "sandbox_crashed");
+    assert.ok(
+      performance.now() - killed < MARGIN_MS,
+      `answered ${performance.now() - killed} ms after the kill`,
+    );
+    assert.ok(ms < 20_000);
+    await nextCallSucceeds(sandbox);
+    while (sandbox.hostProcesses().filter((host) => host.ready).length < 2)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.ok(!sandbox.hostProcesses().some((host) => host.pid === busy));
+  });
+
+  it("kills a host over its memory ceiling", async () => {
+    // Each run holds 40 MB (under the isolate's 64 MB limit) and never returns: together they pass 200 MB.
+    const small = new Sandbox({ hosts: 2, hostMemoryLimitMb: 200 });
+    try {
+      const code = tool(`const hold = new Uint8Array(40 * 1024 * 1024).fill(1); return { then() {} };`);
+      const runs = Array.from({ length: 8 }, () =>
+        outcome(small.run({ code, name: "attack", args: {}, timeoutMs: 5_000 })),
+      );
+      const outcomes = await Promise.all(runs);
+      const crashed = outcomes.filter((o) => o.kind === "crashed");
+      assert.ok(crashed.length > 0, `kinds ${outcomes.map((o) => o.kind)}`);
+      assert.match(crashed[0]?.error?.message ?? "", /memory ceiling/);
+      for (const o of outcomes) {
+        assert.ok(["crashed", "timeout"].includes(o.kind), `kind ${o.kind}`);
+        assert.ok(o.ms < 5_000 + MARGIN_MS, `took ${o.ms} ms`);
+      }
+      await nextCallSucceeds(small);
+    } finally {
+      small.close();
+    }
+  });
+
+  it("treats a host that sends a malformed message as crashed", async () => {
+    const faulty = new Sandbox({
+      hosts: 1,
+      hostEntry: fileURLToPath(new URL("../fixtures/corrupting-sandbox-host.ts", import.meta.url)),
+    });
+    try {
+      for (const marker of ["corrupt-me", "garble-me"]) {
+        const { kind, error } = await outcome(
+          faulty.run({ code: tool(`return "${marker}";`), name: "attack", args: {}, timeoutMs: DEADLINE_MS }),
+        );
+        assert.equal(kind, "crashed");
+        assert.match(error?.message ?? "", /malformed/);
+        await nextCallSucceeds(faulty);
+      }
+    } finally {
+      faulty.close();
+    }
+  });
+
+  it("serves a flood of 200 calls into one slow tool within their deadlines, and other tools meanwhile", async () => {
+    await settled(sandbox, 2);
+    const slow = tool("const end = Date.now() + 100; while (Date.now() < end); return 1;");
+    const flood = Array.from({ length: 200 }, () =>
+      outcome(sandbox.run({ code: slow, name: "attack", args: {}, timeoutMs: DEADLINE_MS })),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await nextCallSucceeds(sandbox); // served between the flood's calls, not after all of them
+    const outcomes = await Promise.all(flood);
+    for (const o of outcomes) {
+      assert.ok(["ok", "timeout"].includes(o.kind), `kind ${o.kind}`);
+      assert.ok(o.ms < DEADLINE_MS + MARGIN_MS, `took ${o.ms} ms`);
+    }
+    assert.ok(outcomes.some((o) => o.kind === "ok"));
+    await nextCallSucceeds(sandbox);
+  });
+});
