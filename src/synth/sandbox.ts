@@ -30,7 +30,10 @@ export interface SandboxOptions {
   maxOutputChars?: number;
   /** Deadline of a run that does not give one. */
   defaultTimeoutMs?: number;
-  /** Tools whose warm isolates each host keeps; the least recently used beyond it are disposed. */
+  /**
+   * Tools whose warm isolates each host keeps (default 32); the least recently used beyond it are disposed.
+   * A warm isolate holds ~2.3 MB resident, so 32 tools of two isolates take ~150 MB of a host's ceiling.
+   */
   maxWarmTools?: number;
   /** Host processes; default one per core. */
   hosts?: number;
@@ -117,7 +120,7 @@ export class Sandbox {
     this.hostConfig = {
       memoryLimitMb: this.memoryLimitMb,
       maxOutputChars: this.maxOutputChars,
-      maxWarmTools: options.maxWarmTools ?? 64,
+      maxWarmTools: options.maxWarmTools ?? 32,
       hostMemoryLimitMb: this.hostMemoryLimitMb,
       // A reply holds a result and a console, each capped at maxOutputChars characters of JSON; escaping
       // inside the message may double a character and UTF-8 triple it.
