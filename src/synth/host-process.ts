@@ -104,24 +104,28 @@ export class SandboxHost {
     // A message carries at most a reply or a request body; JSON escaping may double a character and
     // UTF-8 triple it, so the character cap is the byte limit over six.
     this.validate = hostMessageSchema(Math.floor(config.maxMessageBytes / 6));
-    this.launch = options.launcher.launch([...hostArguments(options.entry ?? HOST_ENTRY), JSON.stringify(config)], hostEnv(), {
-      connected: (socket, channel) => {
-        if (this.dead) return socket.destroy();
-        this.socket = socket;
-        this.channel = channel;
-        // The channel closes the moment the process dies: its calls are answered now, not after the reaping.
-        socket.on("close", () => {
-          this.kill("it ended unexpectedly (its channel closed)");
-          this.exited(null, null, undefined);
-        });
-        channel.receive = (message) => this.receive(message);
-        channel.broken = (reason) => this.kill(`it sent a malformed message (${reason})`);
+    this.launch = options.launcher.launch(
+      [...hostArguments(options.entry ?? HOST_ENTRY), JSON.stringify(config)],
+      hostEnv(),
+      {
+        connected: (socket, channel) => {
+          if (this.dead) return socket.destroy();
+          this.socket = socket;
+          this.channel = channel;
+          // The channel closes the moment the process dies: its calls are answered now, not after the reaping.
+          socket.on("close", () => {
+            this.kill("it ended unexpectedly (its channel closed)");
+            this.exited(null, null, undefined);
+          });
+          channel.receive = (message) => this.receive(message);
+          channel.broken = (reason) => this.kill(`it sent a malformed message (${reason})`);
+        },
+        stderr: (text) => {
+          this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL_CHARS);
+        },
+        exited: (code, signal, error) => this.exited(code, signal, error),
       },
-      stderr: (text) => {
-        this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL_CHARS);
-      },
-      exited: (code, signal, error) => this.exited(code, signal, error),
-    });
+    );
   }
 
   get pid(): number | undefined {
