@@ -9,7 +9,7 @@
 // Loopback only; everything stops by itself. A case is "contained" when it is refused or fails with a
 // structured error, or succeeds without returning the ESCAPED marker its code returns on reaching
 // something it should not.
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -244,7 +244,11 @@ interface Outcome {
   status: string;
   stage?: string;
   kind?: string;
+  /** Through the service: the request's time. Through the CLI: the time the CLI reports for itself. */
   ms: number;
+  /** CLI only: from the report on stdout to the process's exit, and from spawn to exit. */
+  exitLagMs?: number;
+  wallMs?: number;
   withinDeadline: boolean;
   escaped: boolean;
 }
@@ -262,6 +266,12 @@ function summarise(outcomes: Outcome[], deadlineMs: number) {
     late: outcomes.filter((o) => !o.withinDeadline).map((o) => `${o.case} ${o.label} (${o.ms} ms)`),
     escaped: outcomes.filter((o) => o.escaped).map((o) => `${o.case} ${o.label}`),
     slowestMs: Math.max(...outcomes.map((o) => o.ms)),
+    ...(outcomes[0]?.exitLagMs === undefined
+      ? {}
+      : {
+          slowestExitLagMs: Math.max(...outcomes.map((o) => o.exitLagMs ?? 0)),
+          slowestWallMs: Math.max(...outcomes.map((o) => o.wallMs ?? 0)),
+        }),
     outcomes: kinds,
   };
 }
@@ -281,38 +291,52 @@ async function viaCli(dir: string): Promise<Outcome[]> {
       );
       args.push("--schema", schema);
     }
+    // The CLI reports its own time from the start of the command (`ms`, Node's start-up excluded); the
+    // process must then exit promptly too: both are measured.
     const started = performance.now();
-    const stdout = await new Promise<string>((resolve) => {
-      execFile(
-        process.execPath,
-        args,
-        { cwd: ROOT, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
-        (_e, out) => resolve(String(out)),
-      );
+    const { stdout, reportedAt, exitedAt } = await new Promise<{
+      stdout: string;
+      reportedAt: number;
+      exitedAt: number;
+    }>((resolve) => {
+      const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "ignore"] });
+      let out = "";
+      let reportedAt = Number.NaN;
+      const killer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+      child.stdout.on("data", (chunk: Buffer) => {
+        out += chunk;
+        reportedAt = performance.now();
+      });
+      child.once("exit", () => {
+        clearTimeout(killer);
+        resolve({ stdout: out, reportedAt, exitedAt: performance.now() });
+      });
     });
-    const ms = Math.round(performance.now() - started);
-    let report: { status?: string; error?: { stage: string; kind: string }; result?: unknown } = {};
+    let report: { status?: string; error?: { stage: string; kind: string }; result?: unknown; ms?: number } =
+      {};
     try {
       report = JSON.parse(stdout);
     } catch {
       report = { status: "no-report" };
     }
+    const ms = Math.round(report.ms ?? Number.POSITIVE_INFINITY);
+    const exitLagMs = Math.round(exitedAt - reportedAt);
     outcomes.push({
       case: i,
       label: attack.label,
       status: report.status ?? "no-report",
       ...(report.error ? { stage: report.error.stage, kind: report.error.kind } : {}),
       ms,
-      withinDeadline: ms <= CLI_DEADLINE_MS + MARGIN_MS,
+      exitLagMs,
+      wallMs: Math.round(exitedAt - started),
+      withinDeadline: ms <= CLI_DEADLINE_MS + MARGIN_MS && exitLagMs <= MARGIN_MS,
       escaped: JSON.stringify(report.result ?? null).includes("ESCAPED"),
     });
   };
-  // Two at a time: each case is a whole CLI process with its own sandbox hosts.
-  for (let i = 0; i < cases.length; i += 2)
-    await Promise.all([runOne(i), ...(i + 1 < cases.length ? [runOne(i + 1)] : [])]);
-  return outcomes.sort((a, b) => a.case - b.case);
+  // One at a time: each case is a whole CLI process with its own sandbox hosts.
+  for (let i = 0; i < cases.length; i++) await runOne(i);
+  return outcomes;
 }
-
 async function residentMb(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, "utf8");
   return Math.round(Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1]) / 1024);
