@@ -23,6 +23,7 @@ class HtmlWorker {
   private readonly waiting = new Map<number, { resolve: (s: string) => void; reject: (e: Error) => void }>();
 
   select(json: string, signal: AbortSignal): Promise<string> {
+    if (signal.aborted) return Promise.reject(new Error("html: the call ended"));
     const worker = this.start();
     const id = ++this.lastId;
     return new Promise<string>((resolve, reject) => {
