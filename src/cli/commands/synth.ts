@@ -125,7 +125,8 @@ async function synth(options: z.infer<typeof optionsSchema>, started: number): P
   const args = parseArgs(options.args);
   const code = await readText(options.code, "--code");
   const definition = await readDefinition(options.schema);
-  const sandbox = new Sandbox();
+  // One synthesis needs one sandbox host process; starting a second would only compete with it for CPU.
+  const sandbox = new Sandbox({ hosts: 1 });
   try {
     const registry = options.register
       ? await ToolRegistry.open({
