@@ -228,7 +228,12 @@ export class SandboxHost {
     this.dead = true;
     this.socket?.destroy();
     for (const timer of this.graceTimers.values()) clearTimeout(timer);
-    const lastWords = this.stderrTail.trim().split("\n").slice(-3).join(" | ");
+    // Node prints an uncaught error's name and message first, then its stack and an object dump.
+    const lines = this.stderrTail.split("\n").map((line) => line.trim());
+    const lastWords =
+      lines.findLast((line) => /^(\w*Error\b|switchboard sandbox host:)/.test(line)) ??
+      lines.findLast((line) => line !== "" && !line.startsWith("Node.js v")) ??
+      "";
     const reason =
       this.killedFor ??
       `it ${error === undefined ? "exited" : `failed (${error})`} (${signal ?? `code ${code}`})${lastWords === "" ? "" : `: ${lastWords.slice(0, 500)}`}`;

@@ -104,6 +104,7 @@ describe("sandbox hosts", () => {
     // Each run holds 40 MB (under the isolate's 64 MB limit) and never returns: together they pass 200 MB.
     const small = new Sandbox({ hosts: 2, hostMemoryLimitMb: 200 });
     try {
+      await settled(small, 2);
       const code = tool(`const hold = new Uint8Array(40 * 1024 * 1024).fill(1); return { then() {} };`);
       const runs = Array.from({ length: 8 }, () =>
         outcome(small.run({ code, name: "attack", args: {}, timeoutMs: 5_000 })),
@@ -129,8 +130,9 @@ describe("sandbox hosts", () => {
     });
     try {
       for (const marker of ["corrupt-me", "garble-me"]) {
+        await settled(faulty, 1);
         const { kind, error } = await outcome(
-          faulty.run({ code: tool(`return "${marker}";`), name: "attack", args: {}, timeoutMs: DEADLINE_MS }),
+          faulty.run({ code: tool(`return "${marker}";`), name: "attack", args: {}, timeoutMs: 10_000 }),
         );
         assert.equal(kind, "crashed");
         assert.match(error?.message ?? "", /malformed/);
@@ -138,6 +140,22 @@ describe("sandbox hosts", () => {
       }
     } finally {
       faulty.close();
+    }
+  });
+
+  it("fails waiting calls with the reason when no host can start, instead of holding them", async () => {
+    const broken = new Sandbox({
+      hosts: 1,
+      hostEntry: fileURLToPath(new URL("./no-such-host.ts", import.meta.url)),
+    });
+    try {
+      const { kind, error } = await outcome(
+        broken.run({ code: healthy, name: "healthy", args: { n: 0 }, timeoutMs: 60_000 }),
+      );
+      assert.equal(kind, "crashed");
+      assert.match(error?.message ?? "", /no sandbox host could be started: .*Cannot find module/);
+    } finally {
+      broken.close();
     }
   });
 
