@@ -30,6 +30,13 @@ export interface Launch {
   kill(): void;
 }
 
+/** SIGKILL; a process already gone (its exit event is on its way) is not an error. */
+function killNow(pid: number): void {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {}
+}
+
 interface Running {
   token: string;
   pid: number | undefined;
@@ -87,11 +94,8 @@ export class HostLauncher {
       },
       kill: () => {
         // Straight from here once the pid is known: the signal must not wait behind the worker's queue.
-        if (running.pid !== undefined) {
-          try {
-            process.kill(running.pid, "SIGKILL");
-          } catch {} // already gone: its exit event is on its way
-        } else {
+        if (running.pid !== undefined) killNow(running.pid);
+        else {
           running.killWanted = true;
           this.post({ t: "kill", id });
         }
@@ -104,7 +108,7 @@ export class HostLauncher {
     if (this.closed) return;
     this.closed = true;
     for (const [id, running] of this.running) {
-      if (running.pid !== undefined) process.kill(running.pid, "SIGKILL");
+      if (running.pid !== undefined) killNow(running.pid);
       else this.post({ t: "kill", id });
     }
     this.finishIfIdle();
@@ -119,7 +123,7 @@ export class HostLauncher {
     if (running === undefined) return;
     if (event.t === "pid") {
       running.pid = event.pid;
-      if (running.killWanted || this.closed) process.kill(event.pid, "SIGKILL");
+      if (running.killWanted || this.closed) killNow(event.pid);
     } else if (event.t === "stderr") running.handlers.stderr(event.text);
     else {
       this.running.delete(event.id);
