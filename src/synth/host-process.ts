@@ -15,6 +15,8 @@ import { type HostConfig, type HostMessage, hostMessageSchema, type ParentMessag
 const HOST_ENTRY = fileURLToPath(new URL("./host/main.ts", import.meta.url));
 /** How long a run may take to stop after being asked before its whole host is killed. */
 export const STOP_GRACE_MS = 250;
+/** A host not ready this long after its launch is killed (and counts as a failed start). */
+export const HOST_START_TIMEOUT_MS = 15_000;
 /** The last words of a host's stderr kept for the message of a crash. */
 const STDERR_TAIL_CHARS = 2_000;
 
@@ -97,9 +99,15 @@ export class SandboxHost {
   private killedFor: string | undefined;
   private stderrTail = "";
   private readonly graceTimers = new Map<number, NodeJS.Timeout>();
+  private readonly startTimer: NodeJS.Timeout;
 
   constructor(options: HostOptions) {
     this.options = options;
+    this.startTimer = setTimeout(
+      () => this.kill(`it did not start within ${HOST_START_TIMEOUT_MS} ms`),
+      HOST_START_TIMEOUT_MS,
+    );
+    this.startTimer.unref();
     const { config } = options;
     // A message carries at most a reply or a request body; JSON escaping may double a character and
     // UTF-8 triple it, so the character cap is the byte limit over six.
@@ -190,6 +198,7 @@ export class SandboxHost {
     if (message.t === "ready") {
       if (this.ready) return this.kill("it sent a malformed message (ready twice)");
       this.ready = true;
+      clearTimeout(this.startTimer);
       return this.options.onReady(this);
     }
     const call = this.calls.get(message.call);
@@ -226,6 +235,7 @@ export class SandboxHost {
   private exited(code: number | null, signal: string | null, error: string | undefined): void {
     if (this.dead) return;
     this.dead = true;
+    clearTimeout(this.startTimer);
     this.socket?.destroy();
     for (const timer of this.graceTimers.values()) clearTimeout(timer);
     // Node prints an uncaught error's name and message first, then its stack and an object dump.

@@ -10,7 +10,7 @@
 // and validates every message a host sends (protocol.ts).
 //
 // Calls wait in one queue per tool, served round robin, so that a flood into one slow tool does not hold
-// back the others; a call's deadline counts from `run`, queueing included. A tool sticks to the host that
+// back the others; a call's deadline counts from `run`, queueing included (unless no host was ready). A tool sticks to the host that
 // ran it last, where its warm isolates are.
 import { availableParallelism } from "node:os";
 import { LRUCache } from "lru-cache";
@@ -82,6 +82,8 @@ interface PendingCall extends HostedCall {
   timeoutMs: number;
   host: SandboxHost | undefined;
   settled: boolean;
+  /** Starts the deadline (at once, or when the call reaches a host if none was ready). */
+  startClock(): void;
   settle(outcome: SandboxRunResult | undefined | SandboxError): void;
 }
 
@@ -223,6 +225,7 @@ export class Sandbox {
         timeoutMs,
         host: undefined,
         settled: false,
+        startClock: () => {},
         get signal() {
           controller ??= new AbortController();
           if (call.settled) controller.abort();
@@ -246,15 +249,22 @@ export class Sandbox {
             ),
           ),
       };
-      const timer = setTimeout(
-        () =>
-          this.end(
-            call,
-            "timeout",
-            new SandboxError("timeout", `the tool did not finish within ${timeoutMs} ms; it was stopped`),
-          ),
-        timeoutMs,
-      );
+      let timer: NodeJS.Timeout | undefined;
+      call.startClock = () => {
+        timer ??= setTimeout(
+          () =>
+            this.end(
+              call,
+              "timeout",
+              new SandboxError("timeout", `the tool did not finish within ${timeoutMs} ms; it was stopped`),
+            ),
+          timeoutMs,
+        );
+      };
+      // Waiting while no host exists yet (the pool starting, or every host being replaced) is not the
+      // tool's time; waiting behind other calls is. A host that does not start is bounded by
+      // HOST_START_TIMEOUT_MS and MAX_START_FAILURES.
+      if (this.hosts.some((host) => host.ready && !host.dead)) call.startClock();
       const onAbort = () =>
         this.end(call, "cancelled", new SandboxError("cancelled", "the run was cancelled"));
       signal?.addEventListener("abort", onAbort, { once: true });
@@ -342,6 +352,7 @@ export class Sandbox {
       if (calls.length > 0) this.queue.set(toolId, calls);
       call.host = host;
       call.entry.host = host;
+      call.startClock();
       host.start(call, {
         t: "run",
         call: call.id,

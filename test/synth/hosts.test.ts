@@ -50,6 +50,7 @@ const tool = (body: string) => `async function attack(args, ctx) {\n${body}\n}`;
 
 describe("sandbox hosts", () => {
   it("ends a single giant native allocation", async () => {
+    await settled(sandbox, 2);
     const { kind, ms } = await outcome(
       sandbox.run({
         code: tool("return new Array(2**32-1).fill(0).length;"),
@@ -64,6 +65,7 @@ describe("sandbox hosts", () => {
   });
 
   it("ends an endless loop of long native calls", async () => {
+    await settled(sandbox, 2);
     const code = tool(`const parts = new Array(2**22).fill("abcdefgh"); for (;;) parts.join(",").length;`);
     const { kind, ms } = await outcome(
       sandbox.run({ code, name: "attack", args: {}, timeoutMs: DEADLINE_MS }),
