@@ -4,6 +4,7 @@
 // `performers` plus its ctx method in sandbox/prelude.js.
 import { Worker } from "node:worker_threads";
 import type { Capabilities } from "../catalog/index.ts";
+import type { EgressPolicy } from "../egress/index.ts";
 import { proxiedFetch } from "./capabilities.ts";
 
 type Performer = (grant: unknown, json: string, signal: AbortSignal) => Promise<string>;
@@ -81,10 +82,17 @@ class HtmlWorker {
 
 export class CapabilityRequests {
   private readonly html = new HtmlWorker();
+  private readonly egress: EgressPolicy | undefined;
   private readonly performers: Record<(typeof REQUESTS)[number], Performer> = {
-    fetch: (grant, json, signal) => proxiedFetch(grant as NonNullable<Capabilities["fetch"]>, json, signal),
+    fetch: (grant, json, signal) =>
+      proxiedFetch(grant as NonNullable<Capabilities["fetch"]>, json, signal, this.egress),
     html: (_grant, json, signal) => this.html.select(json, signal),
   };
+
+  /** `egress`: where ctx.fetch may connect (capabilities.ts decides without one). */
+  constructor(egress: EgressPolicy | undefined) {
+    this.egress = egress;
+  }
 
   /** Whether `name` is a capability this tool holds; a host asking for any other one is not to be trusted. */
   isGranted(capabilities: Capabilities, name: string): boolean {

@@ -15,6 +15,7 @@
 import { availableParallelism } from "node:os";
 import { LRUCache } from "lru-cache";
 import type { Capabilities } from "../catalog/index.ts";
+import type { EgressPolicy } from "../egress/index.ts";
 import { CapabilityRequests, grantedNames } from "./capability-requests.ts";
 import { checkCode } from "./check.ts";
 import { type ConsoleLine, SandboxError } from "./errors.ts";
@@ -43,6 +44,8 @@ export interface SandboxOptions {
   maxCallsPerHost?: number;
   /** The host program (default src/synth/host/main.ts); tests put a faulty stand-in here. */
   hostEntry?: string;
+  /** Where ctx.fetch may connect; without one, public addresses only. */
+  egress?: EgressPolicy;
 }
 
 export interface SandboxRunRequest {
@@ -96,7 +99,7 @@ export class Sandbox {
   private readonly maxCallsPerHost: number;
   private readonly hostEntry: string | undefined;
   private readonly hostConfig: HostConfig;
-  private readonly requests = new CapabilityRequests();
+  private readonly requests: CapabilityRequests;
   private readonly launcher: HostLauncher;
   /** Tools that passed the static check, with their short id. */
   private readonly tools = new LRUCache<string, ToolEntry>({ max: 1024 });
@@ -119,6 +122,7 @@ export class Sandbox {
     this.hostMemoryLimitMb = options.hostMemoryLimitMb ?? 512;
     this.maxCallsPerHost = Math.max(1, options.maxCallsPerHost ?? 8);
     this.hostEntry = options.hostEntry;
+    this.requests = new CapabilityRequests(options.egress);
     this.hostConfig = {
       memoryLimitMb: this.memoryLimitMb,
       maxOutputChars: this.maxOutputChars,
