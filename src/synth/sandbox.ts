@@ -10,8 +10,8 @@
 // and validates every message a host sends (protocol.ts).
 //
 // Calls wait in one queue per tool, served round robin, so that a flood into one slow tool does not hold
-// back the others; a call's deadline counts from `run`, queueing included (unless no host was ready). A tool sticks to the host that
-// ran it last, where its warm isolates are.
+// back the others; a call's deadline counts from `run`, queueing included (unless no host was ready). A
+// tool sticks to the host that ran it last, where its warm isolates are.
 import { availableParallelism } from "node:os";
 import { LRUCache } from "lru-cache";
 import type { Capabilities } from "../catalog/index.ts";
