@@ -244,9 +244,8 @@ export class SandboxHost {
       lines.findLast((line) => /^(\w*Error\b|switchboard sandbox host:)/.test(line)) ??
       lines.findLast((line) => line !== "" && !line.startsWith("Node.js v")) ??
       "";
-    const reason =
-      this.killedFor ??
-      `it ${error === undefined ? "exited" : `failed (${error})`} (${signal ?? `code ${code}`})${lastWords === "" ? "" : `: ${lastWords.slice(0, 500)}`}`;
+    const how = `${error === undefined ? "exited" : `failed (${error})`} (${signal ?? `code ${code}`})`;
+    const reason = this.killedFor ?? `it ${how}${lastWords === "" ? "" : `: ${lastWords.slice(0, 500)}`}`;
     const lost = [...this.calls.values()];
     this.calls.clear();
     for (const call of lost) call.lost(reason);
