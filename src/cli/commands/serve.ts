@@ -26,6 +26,7 @@ Options:
 Environment:
   SWITCHBOARD_AGENT_KEYS, SWITCHBOARD_MAINTAINER_KEYS   comma-separated bearer keys; none = no auth (loopback only)
   SWITCHBOARD_RATE_LIMIT                                requests per minute per key (default 600)
+  SWITCHBOARD_FEEDBACK_QUORUM                           agent keys that must agree before feedback is learned (3)
   SWITCHBOARD_LLM_BASE_URL, _MODEL, _API_KEY            OpenAI-compatible endpoint for synthesis from intent
 
 Examples:
