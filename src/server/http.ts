@@ -113,7 +113,7 @@ export async function createHttpServer(options: HttpServerOptions) {
         throw new HttpError(
           429,
           "too_many_failed_keys",
-          `more than ${throttle.limit} wrong keys from this address; every key is refused for ${Math.ceil(wait / 1000)} s`,
+          `${throttle.limit} wrong keys from this address within a minute; every key from it is refused for ${Math.ceil(wait / 1000)} s`,
           undefined,
           { "retry-after": String(Math.ceil(wait / 1000)) },
         );
