@@ -84,8 +84,11 @@ export async function createHttpServer(options: HttpServerOptions) {
     // What Node's HTTP parser refuses (oversized headers or URL, garbage) never reaches Fastify's router.
     clientErrorHandler: (error: NodeJS.ErrnoException, socket) => {
       if (error.code === "ECONNRESET" || socket.destroyed) return;
-      if (socket.writable) socket.write(clientErrorAnswer(error.code));
-      socket.destroy(error);
+      // end, not destroy: the answer is flushed before the FIN, where a destroy could reset it away. A client
+      // that never closes its side is cut a moment later.
+      if (!socket.writable) return socket.destroy(error);
+      socket.end(clientErrorAnswer(error.code));
+      setTimeout(() => socket.destroy(), 5_000).unref();
     },
     // One log line per request (in onResponse below) instead of Fastify's two: logging is a measurable
     // share of a small request's cost.
