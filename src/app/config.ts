@@ -23,6 +23,8 @@ export const switchboardConfigSchema = z.strictObject({
       toolSecrets: z.array(z.string().min(1)).default([]),
     })
     .default({ mcpCommands: [], egressAllow: [], toolSecrets: [] }),
+  /** Distinct agent keys that must send a feedback pair before it teaches the router (see feedback-gate.ts). */
+  feedbackQuorum: z.number().int().min(1).default(3),
 });
 
 export type SwitchboardConfig = z.infer<typeof switchboardConfigSchema>;
@@ -56,6 +58,7 @@ export function configFrom(env: Env, overrides: ConfigOverrides = {}): Switchboa
       egressAllow: env.SWITCHBOARD_EGRESS_ALLOW,
       toolSecrets: env.SWITCHBOARD_TOOL_SECRETS,
     },
+    feedbackQuorum: env.SWITCHBOARD_FEEDBACK_QUORUM,
   });
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];

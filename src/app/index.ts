@@ -5,6 +5,7 @@ export {
   switchboardConfigSchema,
 } from "./config.ts";
 export type { ContextSaved } from "./context.ts";
+export type { FeedbackOutcome, Voter } from "./feedback-gate.ts";
 export { formatDefinition, providerToolName, strictSchema } from "./formats.ts";
 export { type BreakerReading, Metrics } from "./metrics.ts";
 export {

@@ -1,5 +1,7 @@
 // Prometheus metrics in a registry of their own (not prom-client's global one), so that two Switchboards
-// in one process, as in tests, do not collide.
+// in one process, as in tests, do not collide. Labels carry tool names, never a provider's command line or
+// URL template: whoever may scrape the metrics may not read the bindings (see SECURITY.md).
+import { createHash } from "node:crypto";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 
 export interface BreakerReading {
@@ -9,6 +11,15 @@ export interface BreakerReading {
 }
 
 const BREAKER_STATE_VALUE = { closed: 0, half_open: 1, open: 2, isolated: 3 } as const;
+
+/**
+ * A provider's label: its binding type and a short hash of its id (which holds the command line or the URL
+ * template), stable across restarts, so two providers of one tool stay apart without showing either.
+ */
+export function providerLabel(providerId: string): string {
+  const type = /^(\w+):/.exec(providerId)?.[1] ?? "provider";
+  return `${type}:${createHash("sha256").update(providerId).digest("hex").slice(0, 12)}`;
+}
 
 export class Metrics {
   readonly registry = new Registry();
@@ -63,7 +74,7 @@ export class Metrics {
       collect() {
         this.reset();
         for (const b of readBreakers())
-          this.set({ tool: b.tool, provider: b.provider }, BREAKER_STATE_VALUE[b.state]);
+          this.set({ tool: b.tool, provider: providerLabel(b.provider) }, BREAKER_STATE_VALUE[b.state]);
       },
     });
   }

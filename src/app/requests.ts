@@ -41,11 +41,17 @@ export const routeAndExecuteRequestSchema = z.strictObject({
 /** The synthesizer's own request, except that `code` may be left out when an LLM is configured to write it. */
 export const synthesizeRequestSchema = synthesisRequestSchema.partial({ code: true });
 
+/** Pairs per feedback request: they are embedded in one batch, so the bound is the request's cost. */
+export const MAX_FEEDBACK_PAIRS = 100;
+
 export const feedbackRequestSchema = z.strictObject({
   pairs: z
     .array(z.strictObject({ query: z.string().trim().min(1).max(4000), tool: z.string().min(1).max(128) }))
     .min(1)
-    .max(1000),
+    .max(
+      MAX_FEEDBACK_PAIRS,
+      `at most ${MAX_FEEDBACK_PAIRS} pairs per request; send more in several requests`,
+    ),
 });
 
 export { toolSchema };

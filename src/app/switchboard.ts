@@ -35,6 +35,7 @@ import {
 } from "../synth/index.ts";
 import type { SwitchboardConfig } from "./config.ts";
 import { CatalogTokens } from "./context.ts";
+import { FeedbackGate, type FeedbackOutcome, type Voter } from "./feedback-gate.ts";
 import { formatDefinition, providerToolName } from "./formats.ts";
 import { Metrics } from "./metrics.ts";
 import {
@@ -298,12 +299,14 @@ export async function openSwitchboard(config: SwitchboardConfig, options: OpenOp
     return runValidated(outcome.tool, args, steps);
   }
 
-  async function feedback(pairs: FeedbackPair[]): Promise<number> {
+  const feedbackGate = new FeedbackGate(store, config.feedbackQuorum);
+  async function feedback(pairs: FeedbackPair[], voter: Voter): Promise<FeedbackOutcome> {
     const unknown = pairs.flatMap((p, i) => (registry.get(p.tool) ? [] : [`pairs.${i}.tool "${p.tool}"`]));
     if (unknown.length > 0) throw new AppError("not_found", `unknown tool(s): ${unknown.join(", ")}`);
-    const { router } = await index();
-    for (const pair of pairs) await router.recordFeedback(pair.query, pair.tool);
-    return pairs.length;
+    const { learn, outcome } = await feedbackGate.vote(pairs, voter, (name) => registry.get(name));
+    // One locked write and one embedding batch for the whole request.
+    if (learn.length > 0) await (await index()).router.recordFeedbackMany(learn);
+    return outcome;
   }
 
   return {

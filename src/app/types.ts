@@ -3,6 +3,7 @@ import type { SchemaIssue, Tool } from "../catalog/index.ts";
 import type { CallResult } from "../dispatch/index.ts";
 import type { SynthesisIssue, SynthesisStage, TestRun } from "../synth/index.ts";
 import type { ContextSaved } from "./context.ts";
+import type { FeedbackOutcome, Voter } from "./feedback-gate.ts";
 import type { Metrics } from "./metrics.ts";
 import type {
   DefinitionFormat,
@@ -65,7 +66,8 @@ export interface Switchboard {
   getTool(name: string): Tool | undefined;
   putTool(tool: Tool): Promise<Tool>;
   deleteTool(name: string): Promise<void>;
-  feedback(pairs: FeedbackPair[]): Promise<number>;
+  /** Learned at once from a maintainer, as one vote from an agent key (see feedback-gate.ts). */
+  feedback(pairs: FeedbackPair[], voter: Voter): Promise<FeedbackOutcome>;
   executions(): unknown[];
   breakers(): unknown[];
   readonly metrics: Metrics;

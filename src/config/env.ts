@@ -63,6 +63,8 @@ export const envSchema = z.object({
         message: `${name} is Switchboard's own setting, never a tool secret`,
       });
   }),
+  /** Distinct agent keys that must confirm a feedback pair before routing learns it. */
+  SWITCHBOARD_FEEDBACK_QUORUM: z.coerce.number().int().min(1).default(3),
 });
 
 /**

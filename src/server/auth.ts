@@ -16,12 +16,31 @@ export interface Keys {
   maintainer: string[];
 }
 
+/** RFC 6750's error codes for a 401: none when no key was sent, otherwise why the key was refused. */
+export type BearerError = "invalid_request" | "invalid_token";
+
+export const REALM = "switchboard";
+
 export class AuthError extends Error {
   readonly statusCode: 401 | 403;
-  constructor(statusCode: 401 | 403, message: string) {
+  readonly bearerError: BearerError | undefined;
+  constructor(statusCode: 401 | 403, message: string, bearerError?: BearerError) {
     super(message);
     this.name = "AuthError";
     this.statusCode = statusCode;
+    this.bearerError = bearerError;
+  }
+
+  /** A key was sent and refused: a guess, which the failed-key throttle counts. */
+  get failedKey(): boolean {
+    return this.bearerError !== undefined;
+  }
+
+  /** The WWW-Authenticate challenge of a 401 (RFC 6750 section 3). */
+  get challenge(): string {
+    if (!this.bearerError) return `Bearer realm="${REALM}"`;
+    const description = this.message.replace(/["\\]/g, "'");
+    return `Bearer realm="${REALM}", error="${this.bearerError}", error_description="${description}"`;
   }
 }
 
@@ -47,13 +66,14 @@ export class Authenticator {
     if (!authorization)
       throw new AuthError(401, "missing API key: send the header 'Authorization: Bearer <key>'");
     const match = /^Bearer\s+(\S+)$/i.exec(authorization);
-    if (!match?.[1]) throw new AuthError(401, "malformed Authorization header: expected 'Bearer <key>'");
+    if (!match?.[1])
+      throw new AuthError(401, "malformed Authorization header: expected 'Bearer <key>'", "invalid_request");
     const key = match[1];
     const m = this.#keys.maintainer.findIndex((k) => sameKey(k, key));
     if (m !== -1) return { role: "maintainer", id: `maintainer#${m}` };
     const a = this.#keys.agent.findIndex((k) => sameKey(k, key));
     if (a !== -1) return { role: "agent", id: `agent#${a}` };
-    throw new AuthError(401, "unknown API key");
+    throw new AuthError(401, "unknown API key", "invalid_token");
   }
 
   authorize(caller: Caller, needed: Access, what: string): void {

@@ -1,6 +1,8 @@
 // The HTTP service: Fastify with zod-validated bodies, bearer keys with two roles, per-key rate limits,
-// body limits, request ids in every log line and response, health/readiness/metrics, the OpenAPI
-// document, and MCP over Streamable HTTP at /mcp.
+// a failed-key throttle per address, loopback Host/Origin checks without keys, body limits, request ids in
+// every log line and response, one error shape for every failure (Fastify's own included), a drain with a
+// deadline on shutdown, health/readiness/metrics, the OpenAPI document, and MCP over Streamable HTTP at /mcp.
+// The threat model behind these rules is SECURITY.md.
 import { randomUUID } from "node:crypto";
 import rateLimit from "@fastify/rate-limit";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
@@ -8,13 +10,18 @@ import Fastify, { type FastifyReply, LogController } from "fastify";
 import packageJson from "../../package.json" with { type: "json" };
 import type { Switchboard } from "../app/index.ts";
 import type { Logger } from "../config/index.ts";
-import { type Access, Authenticator, type Caller, type Keys } from "./auth.ts";
+import { type Access, AuthError, Authenticator, type Caller, type Keys } from "./auth.ts";
+import { Drain } from "./drain.ts";
 import { createMcpServer } from "./mcp.ts";
 import { openApiDocument } from "./openapi.ts";
-import { HttpError, parseOr400, toProblem } from "./problems.ts";
+import { checkOrigin } from "./origin.ts";
+import { clientErrorAnswer, HttpError, MAX_PARAM_LENGTH, parseOr400, toProblem } from "./problems.ts";
 import { apiRoutes } from "./routes.ts";
+import { FailedKeyThrottle } from "./throttle.ts";
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** How long a shutdown waits for running requests before answering them 503 shutting_down. */
+export const DRAIN_DEADLINE_MS = 10_000;
 
 export interface HttpServerOptions {
   /** Resolves once the index is loaded; until then /readyz and the API answer 503. */
@@ -23,6 +30,8 @@ export interface HttpServerOptions {
   /** Requests per minute per API key. */
   rateLimit: number;
   logger: Logger;
+  /** Default DRAIN_DEADLINE_MS. */
+  drainDeadlineMs?: number;
 }
 
 declare module "fastify" {
@@ -55,13 +64,32 @@ export async function createHttpServer(options: HttpServerOptions) {
   };
 
   const auth = new Authenticator(options.keys);
+  const throttle = new FailedKeyThrottle();
+  const drain = new Drain();
   const server = Fastify({
     loggerInstance: options.logger,
     bodyLimit: BODY_LIMIT_BYTES,
     requestIdHeader: "x-request-id",
     genReqId: () => randomUUID(),
-    return503OnClosing: true,
+    // Requests arriving while draining are refused by the onRequest hook, in the documented error shape.
+    return503OnClosing: false,
     forceCloseConnections: "idle",
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // What fails before routing (bad percent-encoding, an over-long parameter) gets the error shape too.
+    frameworkErrors: (error, request, reply) => {
+      const { status, body } = toProblem(error, BODY_LIMIT_BYTES);
+      request.log.info({ code: body.error.code, status }, body.error.message);
+      void (reply as unknown as FastifyReply).status(status).send(body);
+    },
+    // What Node's HTTP parser refuses (oversized headers or URL, garbage) never reaches Fastify's router.
+    clientErrorHandler: (error: NodeJS.ErrnoException, socket) => {
+      if (error.code === "ECONNRESET" || socket.destroyed) return;
+      // end, not destroy: the answer is flushed before the FIN, where a destroy could reset it away. A client
+      // that never closes its side is cut a moment later.
+      if (!socket.writable) return socket.destroy(error);
+      socket.end(clientErrorAnswer(error.code));
+      setTimeout(() => socket.destroy(), 5_000).unref();
+    },
     // One log line per request (in onResponse below) instead of Fastify's two: logging is a measurable
     // share of a small request's cost.
     logController: new LogController({ disableRequestLogging: true }),
@@ -72,9 +100,33 @@ export async function createHttpServer(options: HttpServerOptions) {
 
   server.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
+    if (drain.draining)
+      throw new HttpError(503, "shutting_down", "the service is shutting down; send the request again later");
+    checkOrigin({
+      keyless: !auth.enabled,
+      mcp: request.routeOptions.url === "/mcp",
+      host: request.headers.host,
+      origin: request.headers.origin,
+    });
     const access = request.routeOptions.config.access ?? "public";
     if (access === "public") return;
-    request.caller = auth.identify(request.headers.authorization);
+    if (auth.enabled) {
+      const wait = throttle.blockedFor(request.ip);
+      if (wait > 0)
+        throw new HttpError(
+          429,
+          "too_many_failed_keys",
+          `${throttle.limit} wrong keys from this address within a minute; every key from it is refused for ${Math.ceil(wait / 1000)} s`,
+          undefined,
+          { "retry-after": String(Math.ceil(wait / 1000)) },
+        );
+    }
+    try {
+      request.caller = auth.identify(request.headers.authorization);
+    } catch (error) {
+      if (error instanceof AuthError && error.failedKey) throttle.fail(request.ip);
+      throw error;
+    }
     auth.authorize(request.caller, access, `${request.method} ${request.routeOptions.url}`);
   });
 
@@ -94,10 +146,11 @@ export async function createHttpServer(options: HttpServerOptions) {
   });
 
   server.setErrorHandler((error, request, reply) => {
-    const { status, body } = toProblem(error, BODY_LIMIT_BYTES);
+    const { status, body, headers } = toProblem(error, BODY_LIMIT_BYTES);
     // Only unexpected failures carry a stack; refusals are the caller's business, logged in one line.
     if (status === 500) request.log.error({ err: error }, "request failed");
     else request.log.info({ code: body.error.code, status }, body.error.message);
+    if (headers) void reply.headers(headers);
     return reply.status(status).send(body);
   });
   server.setNotFoundHandler((request, reply) =>
@@ -107,12 +160,11 @@ export async function createHttpServer(options: HttpServerOptions) {
   );
 
   // While draining, answers close their connection, so close() does not wait out keep-alive timeouts.
-  let closing = false;
   server.addHook("preClose", async () => {
-    closing = true;
+    drain.start(options.drainDeadlineMs ?? DRAIN_DEADLINE_MS);
   });
   server.addHook("onSend", async (_request, reply) => {
-    if (closing) reply.header("connection", "close");
+    if (drain.draining) reply.header("connection", "close");
   });
 
   server.addHook("onResponse", async (request, reply) => {
@@ -140,7 +192,7 @@ export async function createHttpServer(options: HttpServerOptions) {
     readyApp();
     return { status: "ready" };
   });
-  server.get("/metrics", async (_request, reply) => {
+  server.get("/metrics", { config: { access: "agent" } }, async (_request, reply) => {
     const ready = readyApp();
     return reply.type(ready.metrics.contentType).send(await ready.metrics.text());
   });
@@ -154,12 +206,15 @@ export async function createHttpServer(options: HttpServerOptions) {
       config: { access: route.access },
       handler: async (request, reply) => {
         const body = route.body ? parseOr400(route.body, request.body, "body") : undefined;
-        const answer = await route.handle({
-          app: readyApp(),
-          body,
-          params: request.params as Record<string, string>,
-          signal: abortedWithClient(reply),
-        });
+        const answer = await drain.race(
+          route.handle({
+            app: readyApp(),
+            body,
+            params: request.params as Record<string, string>,
+            signal: AbortSignal.any([abortedWithClient(reply), drain.signal]),
+            caller: request.caller ?? LOCAL_OPERATOR,
+          }),
+        );
         return reply.status(route.statusOf?.(answer) ?? 200).send(answer);
       },
     });
@@ -175,6 +230,7 @@ export async function createHttpServer(options: HttpServerOptions) {
       const mcp = createMcpServer(readyApp(), { allowSynthesis: request.caller?.role === "maintainer" });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       reply.hijack();
+      drain.hijacked(reply.raw);
       reply.raw.on("close", () => {
         void transport.close();
         void mcp.close();
@@ -195,6 +251,9 @@ export async function createHttpServer(options: HttpServerOptions) {
 
   return server;
 }
+
+/** Who calls without keys: the local operator, who may do anything a maintainer may. */
+const LOCAL_OPERATOR: Caller = { role: "maintainer", id: "local" };
 
 /** Aborted when the client goes away before the answer, so running tool calls are cancelled. */
 function abortedWithClient(reply: FastifyReply): AbortSignal {

@@ -1,3 +1,9 @@
 export { type Access, Authenticator, type Caller, type Keys, type Role } from "./auth.ts";
-export { BODY_LIMIT_BYTES, createHttpServer, type HttpServer, type HttpServerOptions } from "./http.ts";
+export {
+  BODY_LIMIT_BYTES,
+  createHttpServer,
+  DRAIN_DEADLINE_MS,
+  type HttpServer,
+  type HttpServerOptions,
+} from "./http.ts";
 export { createMcpServer, type McpOptions } from "./mcp.ts";

@@ -38,7 +38,10 @@ const PUBLIC_PATHS = {
     },
   },
   "/metrics": {
-    get: { summary: "Prometheus metrics", security: [], responses: { 200: { description: "text format" } } },
+    get: {
+      summary: "Prometheus metrics (any key, when keys are configured)",
+      responses: { 200: { description: "text format" }, 401: errorResponse("missing or unknown API key") },
+    },
   },
   "/mcp": {
     post: {
@@ -60,10 +63,15 @@ export function openApiDocument(routes: ApiRoute[], version: string): object {
         400: errorResponse(
           "malformed JSON or a body that does not match the schema (issues name each field)",
         ),
-        401: errorResponse("missing or unknown API key"),
-        403: errorResponse("the key's role may not do this"),
+        401: errorResponse("missing or unknown API key; the WWW-Authenticate header says which (RFC 6750)"),
+        403: errorResponse(
+          "the key's role may not do this, or (without keys) the Host or Origin is not loopback",
+        ),
         413: errorResponse("body larger than the limit"),
-        429: errorResponse("rate limit of this key exceeded"),
+        429: errorResponse(
+          "rate limit of this key exceeded, or too many wrong keys from this address (Retry-After)",
+        ),
+        503: errorResponse("still loading the index, or shutting down"),
       },
     };
     const params = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);

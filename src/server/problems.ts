@@ -6,6 +6,9 @@ import { AppError } from "../app/index.ts";
 import type { SchemaIssue } from "../catalog/index.ts";
 import { AuthError } from "./auth.ts";
 
+/** The longest path parameter routed: MCP's tool-name limit. */
+export const MAX_PARAM_LENGTH = 128;
+
 export interface ErrorBody {
   error: { code: string; message: string; issues?: SchemaIssue[] };
 }
@@ -14,12 +17,21 @@ export class HttpError extends Error {
   readonly statusCode: number;
   readonly code: string;
   readonly issues?: SchemaIssue[];
-  constructor(statusCode: number, code: string, message: string, issues?: SchemaIssue[]) {
+  /** Headers the answer carries, e.g. Retry-After. */
+  readonly headers: Record<string, string>;
+  constructor(
+    statusCode: number,
+    code: string,
+    message: string,
+    issues?: SchemaIssue[],
+    headers: Record<string, string> = {},
+  ) {
     super(message);
     this.name = "HttpError";
     this.statusCode = statusCode;
     this.code = code;
     if (issues) this.issues = issues;
+    this.headers = headers;
   }
 }
 
@@ -51,16 +63,39 @@ const FASTIFY_CODES: Record<string, { status: number; code: string; message?: st
     code: "unsupported_media_type",
     message: "send the body as Content-Type: application/json",
   },
+  FST_ERR_BAD_URL: {
+    status: 400,
+    code: "bad_url",
+    message: "the URL's path is not valid percent-encoded UTF-8",
+  },
+  FST_ERR_MAX_PARAM_LENGTH: {
+    status: 414,
+    code: "uri_too_long",
+    message: `a path parameter is longer than ${MAX_PARAM_LENGTH} characters (a tool name has at most ${MAX_PARAM_LENGTH})`,
+  },
 };
 
-export function toProblem(error: unknown, bodyLimit: number): { status: number; body: ErrorBody } {
+export interface Problem {
+  status: number;
+  body: ErrorBody;
+  headers?: Record<string, string>;
+}
+
+export function toProblem(error: unknown, bodyLimit: number): Problem {
   if (error instanceof HttpError)
-    return { status: error.statusCode, body: problem(error.code, error.message, error.issues) };
-  if (error instanceof AuthError)
     return {
       status: error.statusCode,
-      body: problem(error.statusCode === 401 ? "unauthorized" : "forbidden", error.message),
+      body: problem(error.code, error.message, error.issues),
+      headers: error.headers,
     };
+  if (error instanceof AuthError)
+    return error.statusCode === 401
+      ? {
+          status: 401,
+          body: problem("unauthorized", error.message),
+          headers: { "www-authenticate": error.challenge },
+        }
+      : { status: 403, body: problem("forbidden", error.message) };
   if (error instanceof AppError)
     return { status: APP_STATUS[error.code], body: problem(error.code, error.message, error.issues) };
   const fastify = error as FastifyError;
@@ -80,6 +115,36 @@ export function toProblem(error: unknown, bodyLimit: number): { status: number; 
   return { status: 500, body: problem("internal", "internal error; the request id is in the logs") };
 }
 
-function problem(code: string, message: string, issues?: SchemaIssue[]): ErrorBody {
+export function problem(code: string, message: string, issues?: SchemaIssue[]): ErrorBody {
   return { error: issues ? { code, message, issues } : { code, message } };
+}
+
+const CLIENT_ERRORS: Record<string, [number, string, string, string]> = {
+  HPE_HEADER_OVERFLOW: [
+    431,
+    "Request Header Fields Too Large",
+    "headers_too_large",
+    "the request line and headers are larger than the server accepts",
+  ],
+  ERR_HTTP_REQUEST_TIMEOUT: [
+    408,
+    "Request Timeout",
+    "request_timeout",
+    "the request was not received in time",
+  ],
+};
+
+/** The raw HTTP answer to a request Node's parser refused, in the error shape. */
+export function clientErrorAnswer(nodeCode: string | undefined): string {
+  const [status, reason, code, message] = CLIENT_ERRORS[nodeCode ?? ""] ?? [
+    400,
+    "Bad Request",
+    "bad_request",
+    "the request is not valid HTTP",
+  ];
+  const body = JSON.stringify(problem(code, message));
+  return (
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  );
 }

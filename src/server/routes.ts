@@ -11,13 +11,14 @@ import {
   synthesizeRequestSchema,
   toolSchema,
 } from "../app/index.ts";
-import type { Access } from "./auth.ts";
+import type { Access, Caller } from "./auth.ts";
 
 export interface RouteContext<B> {
   app: Switchboard;
   body: B;
   params: Record<string, string>;
   signal: AbortSignal;
+  caller: Caller;
 }
 
 export interface ApiRoute<S extends z.ZodType = z.ZodType> {
@@ -71,9 +72,11 @@ export const apiRoutes: ApiRoute[] = [
     method: "POST",
     path: "/v1/feedback",
     access: "agent",
-    summary: "Record confirmed query → tool pairs, so routing learns from use",
+    summary:
+      "Confirm query → tool pairs (at most 100), so routing learns from use: a maintainer's pairs at once, an " +
+      "agent key's once enough distinct agent keys agree, never an agent's for a possibly destructive tool",
     body: feedbackRequestSchema,
-    handle: async ({ app, body }) => ({ recorded: await app.feedback(body.pairs) }),
+    handle: ({ app, body, caller }) => app.feedback(body.pairs, caller),
   }),
   route({
     method: "POST",

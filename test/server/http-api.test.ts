@@ -342,22 +342,25 @@ test("synthesize checks, tests and registers a tool that is then routed to and r
   assert.equal((await agent("GET", "/v1/tools/evil")).status, 404);
 });
 
-test("feedback records confirmed pairs", async () => {
-  const answer = await agent("POST", "/v1/feedback", {
-    pairs: [{ query: "sum these two", tool: "add_numbers" }],
-  });
-  assert.equal(answer.status, 200);
-  assert.deepEqual(answer.body, { recorded: 1 });
+test("feedback: an agent key's pair is a vote, a maintainer's is learned at once", async () => {
+  const pairs = [{ query: "sum these two", tool: "add_numbers" }];
+  const vote = await agent("POST", "/v1/feedback", { pairs });
+  assert.equal(vote.status, 200);
+  assert.deepEqual(vote.body, { recorded: 1, learned: 0, pending: 1, ignored: 0 });
+  const learned = await maintainer("POST", "/v1/feedback", { pairs });
+  assert.deepEqual(learned.body, { recorded: 1, learned: 1, pending: 0, ignored: 0 });
 });
 
 test("metrics expose route latency, tool duration, breaker state and dispatcher counters", async () => {
-  const text = (await call(service, "GET", "/metrics")).body as string;
+  assert.equal((await call(service, "GET", "/metrics")).status, 401);
+  const text = (await agent("GET", "/metrics")).body as string;
   assert.match(text, /switchboard_route_duration_seconds_count\{matched="true"\} [1-9]/);
   assert.match(
     text,
     /switchboard_tool_duration_seconds_count\{tool="add_numbers",status="completed"\} [1-9]/,
   );
-  assert.match(text, /switchboard_breaker_state\{tool="refund_order",provider="[^"]+"\} 0/);
+  assert.match(text, /switchboard_breaker_state\{tool="refund_order",provider="http:[0-9a-f]{12}"\} 0/);
+  assert.doesNotMatch(text, /127\.0\.0\.1|refunds\//, "no label carries a URL template");
   assert.match(text, /switchboard_tool_rejections_total/);
   assert.match(text, /switchboard_tool_retries_total/);
   assert.match(text, /switchboard_tool_fallbacks_total/);

@@ -2,7 +2,7 @@ import { isIP } from "node:net";
 import { z } from "zod";
 import { configFrom, openSwitchboard, type Switchboard } from "../../app/index.ts";
 import { ConfigError, createLogger, readEnv } from "../../config/index.ts";
-import { createHttpServer } from "../../server/index.ts";
+import { createHttpServer, DRAIN_DEADLINE_MS } from "../../server/index.ts";
 import { parseCommand } from "../args.ts";
 import type { Command } from "../main.ts";
 import { progressBar } from "../output.ts";
@@ -14,7 +14,8 @@ Usage:
 Starts the HTTP service (API under /v1, MCP at /mcp, /openapi.json, /healthz, /readyz, /metrics). It listens
 at once and prints "switchboard listening on http://HOST:PORT" on stdout; /readyz turns 200 when the index
 is loaded (built with a progress bar on first start, loaded warm afterwards). SIGTERM or SIGINT stop it
-gracefully: no new requests, in-flight calls drained for up to 10 s, state persisted.
+gracefully: no new requests (503 shutting_down), in-flight calls drained for up to 10 s, then answered
+503 shutting_down; state persisted.
 
 Options:
   --host HOST      Interface to bind (SWITCHBOARD_HOST, default 127.0.0.1). Anything but loopback needs keys.
@@ -25,6 +26,7 @@ Options:
 Environment:
   SWITCHBOARD_AGENT_KEYS, SWITCHBOARD_MAINTAINER_KEYS   comma-separated bearer keys; none = no auth (loopback only)
   SWITCHBOARD_RATE_LIMIT                                requests per minute per key (default 600)
+  SWITCHBOARD_FEEDBACK_QUORUM                           agent keys that must agree before feedback is learned (3)
   SWITCHBOARD_LLM_BASE_URL, _MODEL, _API_KEY            OpenAI-compatible endpoint for synthesis from intent
 
 Examples:
@@ -44,8 +46,6 @@ const optionsSchema = z.object({
   data: z.string().min(1).optional(),
   catalog: z.string().min(1).optional(),
 });
-
-const DRAIN_DEADLINE_MS = 10_000;
 
 function isLoopback(host: string): boolean {
   return host === "localhost" || host === "::1" || (isIP(host) === 4 && host.startsWith("127."));
@@ -98,8 +98,9 @@ export const command: Command = {
       process.once("SIGINT", resolve);
     });
     logger.info({ signal }, "shutting down: draining in-flight requests");
-    // Fastify's close stops accepting and waits for in-flight requests; past the deadline they are cut.
-    const deadline = setTimeout(() => server.server.closeAllConnections(), DRAIN_DEADLINE_MS);
+    // Fastify's close stops accepting and waits for in-flight requests; at the drain deadline the server
+    // answers the unfinished ones 503 shutting_down. Connections still open a moment later are cut.
+    const deadline = setTimeout(() => server.server.closeAllConnections(), DRAIN_DEADLINE_MS + 2_000);
     await server.close();
     clearTimeout(deadline);
     await app.close();
