@@ -25,6 +25,8 @@ export const switchboardConfigSchema = z.strictObject({
     .default({ mcpCommands: [], egressAllow: [], toolSecrets: [] }),
   /** Distinct agent keys that must send a feedback pair before it teaches the router (see feedback-gate.ts). */
   feedbackQuorum: z.number().int().min(1).default(3),
+  /** The browser capability: another Chromium than the packaged one. */
+  browser: z.strictObject({ chromium: z.string().min(1).optional() }).default({}),
 });
 
 export type SwitchboardConfig = z.infer<typeof switchboardConfigSchema>;
@@ -59,6 +61,9 @@ export function configFrom(env: Env, overrides: ConfigOverrides = {}): Switchboa
       toolSecrets: env.SWITCHBOARD_TOOL_SECRETS,
     },
     feedbackQuorum: env.SWITCHBOARD_FEEDBACK_QUORUM,
+    browser: {
+      ...(env.SWITCHBOARD_CHROMIUM ? { chromium: env.SWITCHBOARD_CHROMIUM } : {}),
+    },
   });
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];

@@ -10,6 +10,7 @@ import {
   providersFor,
   toolDestinations,
 } from "../bindings/index.ts";
+import { BrowserSupervisor, egressRulesFrom } from "../browser/index.ts";
 import {
   type Capabilities,
   type Tool,
@@ -109,7 +110,11 @@ export async function openSwitchboard(config: SwitchboardConfig, options: OpenOp
     return opening;
   };
   if (options.index !== false) await index();
-  const sandbox = new Sandbox({ egress });
+  const browser = new BrowserSupervisor({
+    egress: egressRulesFrom(config.security.egressAllow.join(",")),
+    ...(config.browser.chromium ? { executable: config.browser.chromium } : {}),
+  });
+  const sandbox = new Sandbox({ egress, browser });
   const dispatcher = new Dispatcher({
     tools: registry,
     providers: (tool) => providersFor(tool, { sandbox, egress, grants: grantsFor(tool) }),
@@ -193,7 +198,15 @@ export async function openSwitchboard(config: SwitchboardConfig, options: OpenOp
     return dispatcher.execute(resolved, options);
   }
 
+  /** A tool granted `browser` is refused, with how to install Chromium, where Chromium is missing. */
+  async function requireBrowserFor(capabilities: Capabilities | undefined): Promise<void> {
+    if (capabilities?.browser === undefined) return;
+    const missing = await browser.unavailable();
+    if (missing !== undefined) throw new AppError("unavailable", missing);
+  }
+
   async function register(tool: Tool, origin: "api" | "synthesized"): Promise<Tool> {
+    if (tool.binding?.type === "sandbox") await requireBrowserFor(tool.binding.capabilities);
     try {
       const { tool: stored } = await registry.put(tool, origin);
       await indexing;
@@ -217,6 +230,7 @@ export async function openSwitchboard(config: SwitchboardConfig, options: OpenOp
   }
 
   async function synthesize(request: SynthesizeRequest): Promise<SynthesisResponse> {
+    await requireBrowserFor(request.capabilities as Capabilities | undefined);
     const { code } = request;
     let outcome: SynthesisOutcome;
     if (code !== undefined) outcome = await synthesizeTool({ ...request, code }, { sandbox, registry });
@@ -334,6 +348,7 @@ export async function openSwitchboard(config: SwitchboardConfig, options: OpenOp
       await opened?.embedder.close();
       await closeProviders();
       sandbox.close();
+      await browser.close();
     },
   };
 }

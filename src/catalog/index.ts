@@ -29,6 +29,7 @@ export {
 export {
   type Binding,
   type BreakerPolicy,
+  type BrowserGrant,
   bindingSchema,
   type Capabilities,
   catalogFileSchema,

@@ -42,9 +42,51 @@ const fetchCapabilitySchema = z.strictObject({
   timeoutMs: z.number().int().positive().default(10_000),
 });
 
+const browserCapabilitySchema = z.strictObject({
+  allow: z.array(z.url()).min(1).meta({
+    description:
+      "URL prefixes the page may load (documents, scripts, XHR/fetch, WebSockets, workers, redirects); everything else is blocked",
+  }),
+  timeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .max(120_000)
+    .default(15_000)
+    .meta({ description: "Deadline of each browser operation (open, waitFor, click…)" }),
+  maxPages: z
+    .number()
+    .int()
+    .positive()
+    .max(50)
+    .default(5)
+    .meta({ description: "Pages opened per call (ctx.browser.open)" }),
+  maxBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(20_000_000)
+    .meta({ description: "Bytes the page may receive per call, all requests together" }),
+  maxContentChars: z
+    .number()
+    .int()
+    .positive()
+    .default(2_000_000)
+    .meta({ description: "Largest content() or text() answer, in characters" }),
+  maxScreenshotBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(2_000_000)
+    .meta({ description: "Largest screenshot, in bytes of PNG" }),
+});
+
 export const capabilitiesSchema = z
   .strictObject({
     fetch: fetchCapabilitySchema.optional(),
+    browser: browserCapabilitySchema.optional().meta({
+      description: "A headless Chromium page per call (ctx.browser): open, click, fill, extract, screenshot",
+    }),
     html: z.boolean().optional().meta({ description: "Host-side HTML parsing with CSS selectors" }),
     console: z.boolean().optional().meta({ description: "Capture console output (default true)" }),
   })
@@ -192,6 +234,7 @@ export type SandboxBinding = z.infer<typeof sandboxBindingSchema>;
 export type HttpBinding = z.infer<typeof httpBindingSchema>;
 export type McpBinding = z.infer<typeof mcpBindingSchema>;
 export type Capabilities = z.infer<typeof capabilitiesSchema>;
+export type BrowserGrant = z.infer<typeof browserCapabilitySchema>;
 export type ToolPolicy = z.infer<typeof policySchema>;
 export type RetryPolicy = z.infer<typeof retryPolicySchema>;
 export type BreakerPolicy = z.infer<typeof breakerPolicySchema>;

@@ -41,6 +41,8 @@ export const envSchema = z.object({
   SWITCHBOARD_LLM_API_KEY: z.string().min(1).optional(),
   SWITCHBOARD_AGENT_KEYS: keyList,
   SWITCHBOARD_MAINTAINER_KEYS: keyList,
+  /** A Chromium executable to use instead of the one @sparticuz/chromium ships. */
+  SWITCHBOARD_CHROMIUM: z.string().min(1).optional(),
   /** Requests per minute per API key on the HTTP API. */
   SWITCHBOARD_RATE_LIMIT: z.coerce.number().int().min(1).default(600),
   /** Executables an `mcp` binding of a tool put through the API or synthesized may start. */

@@ -10,6 +10,8 @@ export {
   synthesizeFromIntent,
 } from "./llm.ts";
 export {
+  type BrowserCallSession,
+  type BrowserCapability,
   Sandbox,
   type SandboxOptions,
   type SandboxRunRequest,

@@ -1,0 +1,242 @@
+// One Chromium process for the whole service, launched on first use, outside the main process, and
+// watched: a browser that crashes, stops answering or grows past its memory ceiling is killed (its whole
+// process group) and launched again for the next call. Calls share it only through separate incognito
+// contexts, one per call, at most `maxSessions` at a time.
+import { readdir, readFile } from "node:fs/promises";
+import type { Browser } from "puppeteer-core";
+import type { BrowserGrant } from "../catalog/index.ts";
+import { ChromiumMissingError, locateChromium } from "./chromium.ts";
+import type { EgressRules } from "./egress.ts";
+import { BrowserFailure } from "./operations.ts";
+import { BrowserSession, type SessionHost } from "./session.ts";
+
+export interface SupervisorOptions {
+  egress: EgressRules;
+  /** Calls with a browser at the same time; later ones wait for a slot. */
+  maxSessions?: number;
+  /** Resident memory of the browser and all its processes; above it the browser is killed. */
+  memoryCeilingMb?: number;
+  /** V8 heap limit of each page's renderer. */
+  pageHeapMb?: number;
+  /** An executable to use instead of the packaged Chromium (SWITCHBOARD_CHROMIUM). */
+  executable?: string;
+}
+
+const LAUNCH_TIMEOUT_MS = 20_000;
+const WATCH_INTERVAL_MS = 1_000;
+
+// Chromium's own sandbox needs a non-root user and user namespaces; the service commonly runs as root in a
+// container, where Chromium refuses to start sandboxed, so it runs with --no-sandbox (SECURITY notes in
+// docs/browser-security.md). Everything else here narrows what a page can reach or keep.
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-default-apps",
+  "--disable-extensions",
+  "--disable-sync",
+  "--no-first-run",
+  "--no-pings",
+  "--mute-audio",
+  "--disable-features=Translate,MediaRouter,OptimizationHints,DialMediaRouteProvider",
+  // Every page connection goes through its call's proxy, which resolves names itself; a name Chromium
+  // would resolve on its own (outside any proxy) resolves to nothing.
+  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+];
+
+export class BrowserSupervisor {
+  private browser: Promise<Browser> | undefined;
+  private lost: string | undefined;
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  private watch: NodeJS.Timeout | undefined;
+  private closed = false;
+  private readonly maxSessions: number;
+  /** Launches and kills so far, for tests and the bench. */
+  readonly stats = { launches: 0, kills: 0 };
+
+  private readonly options: SupervisorOptions;
+
+  constructor(options: SupervisorOptions) {
+    this.options = options;
+    this.maxSessions = options.maxSessions ?? 4;
+  }
+
+  /** undefined when Chromium can be found, else the sentence that says how to install it. */
+  async unavailable(): Promise<string | undefined> {
+    try {
+      await locateChromium(this.options.executable);
+      return undefined;
+    } catch (error) {
+      return (error as Error).message;
+    }
+  }
+
+  /** A fresh incognito context for one call; close() the session when the call ends. */
+  async session(grant: BrowserGrant, signal?: AbortSignal): Promise<BrowserSession> {
+    if (this.closed) throw new BrowserFailure("unavailable", "the browser is closing");
+    await this.slot(signal);
+    try {
+      const browser = await this.running();
+      const host: SessionHost = {
+        newContext: (proxyServer) =>
+          browser.createBrowserContext({
+            proxyServer,
+            // Chromium would otherwise connect to loopback directly, around the proxy.
+            proxyBypassList: ["<-loopback>"],
+            downloadBehavior: { policy: "deny" },
+          }),
+        kill: (reason) => this.kill(browser, reason),
+        lostReason: () =>
+          this.browser === undefined || !browser.connected ? (this.lost ?? "it disconnected") : undefined,
+      };
+      const session = await BrowserSession.open(host, grant, this.options.egress);
+      const close = session.close.bind(session);
+      let released = false;
+      session.close = async () => {
+        await close();
+        if (!released) {
+          released = true;
+          this.release();
+        }
+      };
+      return session;
+    } catch (error) {
+      this.release();
+      if (error instanceof BrowserFailure) throw error;
+      if (error instanceof ChromiumMissingError) throw new BrowserFailure("unavailable", error.message);
+      throw new BrowserFailure(
+        "browser_crashed",
+        `the browser could not be started: ${(error as Error).message}`,
+      );
+    }
+  }
+
+  /** Launches the browser if none runs; the cold start is what `npm run bench:browser` reports. */
+  running(): Promise<Browser> {
+    this.browser ??= this.launch();
+    return this.browser;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.watch);
+    const browser = await this.browser?.catch(() => undefined);
+    this.browser = undefined;
+    if (browser === undefined) return;
+    // Nothing in a throwaway profile is worth a graceful shutdown (puppeteer's waits up to 5 s).
+    const exited = new Promise((resolve) => browser.process()?.once("exit", resolve));
+    killGroup(browser);
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+  }
+
+  private async launch(): Promise<Browser> {
+    const executablePath = await locateChromium(this.options.executable);
+    // Loaded on first use: importing puppeteer costs the service's start-up about a second otherwise.
+    const { default: puppeteer } = await import("puppeteer-core");
+    const launching = puppeteer.launch({
+      executablePath,
+      headless: "shell",
+      pipe: true,
+      timeout: LAUNCH_TIMEOUT_MS,
+      protocolTimeout: 30_000,
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+      args: [...CHROMIUM_ARGS, `--js-flags=--max-old-space-size=${this.options.pageHeapMb ?? 256}`],
+    });
+    const pending = launching.catch((error: Error) => {
+      this.browser = undefined;
+      throw error;
+    });
+    this.browser = pending;
+    const browser = await pending;
+    this.stats.launches += 1;
+    this.lost = undefined;
+    browser.on("disconnected", () => {
+      if (this.browser !== undefined && this.browser === pending) {
+        this.lost ??= "it crashed";
+        this.browser = undefined;
+      }
+    });
+    clearInterval(this.watch);
+    this.watch = setInterval(() => void this.checkMemory(browser), WATCH_INTERVAL_MS);
+    this.watch.unref();
+    return browser;
+  }
+
+  private kill(browser: Browser, reason: string): void {
+    this.stats.kills += 1;
+    this.lost = reason;
+    this.browser = undefined;
+    killGroup(browser);
+  }
+
+  private async checkMemory(browser: Browser): Promise<void> {
+    const pid = browser.process()?.pid;
+    if (pid === undefined || !browser.connected) return;
+    const ceiling = (this.options.memoryCeilingMb ?? 2048) * 1024 * 1024;
+    const rss = await groupRss(pid);
+    if (rss > ceiling && browser.connected)
+      this.kill(
+        browser,
+        `its processes held ${Math.round(rss / 1048576)} MB, above the ${ceiling / 1048576} MB ceiling`,
+      );
+  }
+
+  private async slot(signal: AbortSignal | undefined): Promise<void> {
+    if (this.active < this.maxSessions) {
+      this.active += 1;
+      return;
+    }
+    await new Promise<void>((resolve, reject) => {
+      const ready = () => {
+        signal?.removeEventListener("abort", abort);
+        resolve();
+      };
+      const abort = () => {
+        this.waiting.splice(this.waiting.indexOf(ready), 1);
+        reject(new BrowserFailure("timeout", "the call ended while waiting for a browser slot"));
+      };
+      signal?.addEventListener("abort", abort, { once: true });
+      this.waiting.push(ready);
+    });
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.active -= 1;
+  }
+}
+
+/** SIGKILL to the browser's process group: its renderers and helpers go with it. */
+function killGroup(browser: Browser): void {
+  const child = browser.process();
+  if (child?.pid === undefined) return;
+  try {
+    process.kill(-child.pid, "SIGKILL");
+  } catch {
+    child.kill("SIGKILL");
+  }
+}
+
+/** Resident memory of every process in the group `pgid`, from /proc (Linux); 0 elsewhere. */
+async function groupRss(pgid: number): Promise<number> {
+  let total = 0;
+  const entries = await readdir("/proc").catch(() => [] as string[]);
+  await Promise.all(
+    entries
+      .filter((name) => /^\d+$/.test(name))
+      .map(async (pid) => {
+        const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
+        // Fields after the parenthesised command: state ppid pgrp ...; rss is field 24 (in pages).
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        if (Number(fields[2]) !== pgid) return;
+        total += Number(fields[21]) * 4096;
+      }),
+  );
+  return total;
+}
