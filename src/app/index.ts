@@ -1,3 +1,4 @@
+export { inspectRequestSchema } from "../browser/index.ts";
 export {
   type ConfigOverrides,
   configFrom,

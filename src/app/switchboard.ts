@@ -10,7 +10,14 @@ import {
   providersFor,
   toolDestinations,
 } from "../bindings/index.ts";
-import { BrowserSupervisor, egressRulesFrom } from "../browser/index.ts";
+import {
+  BrowserFailure,
+  BrowserSupervisor,
+  egressRulesFrom,
+  type InspectReport,
+  type InspectRequest,
+  inspectPage,
+} from "../browser/index.ts";
 import {
   type Capabilities,
   type Tool,
@@ -27,6 +34,7 @@ import { FileStore } from "../store/index.ts";
 import {
   type IntentOutcome,
   type IntentRequest,
+  isAllowed,
   type LlmConfig,
   LlmError,
   Sandbox,
@@ -218,11 +226,55 @@ export async function openSwitchboard(config: SwitchboardConfig, options: OpenOp
   }
 
   const isTaken = (name: string) => registry.get(name) !== undefined;
+  const granted = (request: IntentRequest) =>
+    request.capabilities?.browser !== undefined || request.capabilities?.fetch !== undefined;
+
+  async function inspect(request: InspectRequest): Promise<InspectReport> {
+    try {
+      return await inspectPage(browser, request);
+    } catch (error) {
+      if (!(error instanceof BrowserFailure)) throw error;
+      const callerFault = error.class === "invalid" || error.class === "blocked";
+      throw new AppError(callerFault ? "invalid" : "unavailable", error.message);
+    }
+  }
+
+  /**
+   * Inspection reports of the pages an intent names, for the LLM writing its tool: only URLs the request
+   * already grants (browser or fetch allowlists), so an intent cannot send the service anywhere new. A
+   * page that cannot be inspected is left out; the tool's own test run will meet the same problem.
+   */
+  async function pagesNamedIn(request: IntentRequest): Promise<{ url: string; report: InspectReport }[]> {
+    const text = `${request.intent ?? ""} ${request.description ?? ""}`;
+    const granted = [
+      ...(request.capabilities?.browser?.allow ?? []),
+      ...(request.capabilities?.fetch?.allow ?? []),
+    ];
+    const urls = [...new Set(text.match(/https?:\/\/[^\s"'<>]+/g) ?? [])]
+      .map((url) => url.replace(/[.,;:!?)]+$/, ""))
+      .filter((url) => URL.canParse(url) && isAllowed(new URL(url), granted))
+      .slice(0, 2);
+    const reports = await Promise.all(
+      urls.map((url) =>
+        inspect({ url }).then(
+          (report) => ({ url, report }),
+          () => undefined,
+        ),
+      ),
+    );
+    return reports.filter((entry) => entry !== undefined);
+  }
 
   /** The configured LLM writes the tool; an unreachable endpoint is the service's problem (503), not the caller's. */
   async function fromIntent(request: IntentRequest, llm: LlmConfig): Promise<IntentOutcome> {
     try {
-      return await synthesizeFromIntent(request, { sandbox, registry, llm, isTaken });
+      const pages = granted(request) ? await pagesNamedIn(request) : [];
+      return await synthesizeFromIntent(pages.length > 0 ? { ...request, pages } : request, {
+        sandbox,
+        registry,
+        llm,
+        isTaken,
+      });
     } catch (error) {
       if (error instanceof LlmError) throw new AppError("unavailable", error.message);
       throw error;
@@ -336,6 +388,7 @@ export async function openSwitchboard(config: SwitchboardConfig, options: OpenOp
       await indexing;
     },
     feedback,
+    inspect,
     executions: () => dispatcher.executions(),
     breakers: () => dispatcher.breakers(),
     metrics,

@@ -1,4 +1,5 @@
 // The Switchboard object's public surface: what the CLI, the HTTP API and the MCP server call.
+import type { InspectReport, InspectRequest } from "../browser/index.ts";
 import type { SchemaIssue, Tool } from "../catalog/index.ts";
 import type { CallResult } from "../dispatch/index.ts";
 import type { SynthesisIssue, SynthesisStage, TestRun } from "../synth/index.ts";
@@ -68,6 +69,8 @@ export interface Switchboard {
   deleteTool(name: string): Promise<void>;
   /** Learned at once from a maintainer, as one vote from an agent key (see feedback-gate.ts). */
   feedback(pairs: FeedbackPair[], voter: Voter): Promise<FeedbackOutcome>;
+  /** Loads a page statically and in the browser and reports whether it is static or dynamic. */
+  inspect(request: InspectRequest): Promise<InspectReport>;
   executions(): unknown[];
   breakers(): unknown[];
   readonly metrics: Metrics;

@@ -18,6 +18,7 @@ const commands: Record<string, () => Promise<{ command: Command }>> = {
   feedback: () => import("./commands/feedback.ts"),
   exec: () => import("./commands/exec.ts"),
   synth: () => import("./commands/synth.ts"),
+  inspect: () => import("./commands/inspect.ts"),
   serve: () => import("./commands/serve.ts"),
   mcp: () => import("./commands/mcp.ts"),
 };

@@ -22,6 +22,49 @@ function result(value: unknown, isError = false): CallToolResult {
   };
 }
 
+const MAX_IMAGES = 8;
+
+interface ImageData {
+  type: "image";
+  mimeType: string;
+  data: string;
+}
+
+function isImage(value: unknown): value is ImageData {
+  const candidate = value as Partial<ImageData> | null;
+  return (
+    typeof candidate === "object" &&
+    candidate !== null &&
+    candidate.type === "image" &&
+    typeof candidate.mimeType === "string" &&
+    /^image\/(png|jpeg|gif|webp)$/.test(candidate.mimeType) &&
+    typeof candidate.data === "string"
+  );
+}
+
+/**
+ * A call's output with each image (what ctx.browser.screenshot() returns) moved into MCP image content,
+ * leaving a note in its place, so clients show the picture and the JSON does not carry it twice.
+ */
+function withImages(value: unknown, images: ImageData[], depth = 0): unknown {
+  if (depth > 20 || typeof value !== "object" || value === null) return value;
+  if (isImage(value) && images.length < MAX_IMAGES) {
+    images.push({ type: "image", mimeType: value.mimeType, data: value.data });
+    return { type: "image", mimeType: value.mimeType, content: images.length };
+  }
+  if (Array.isArray(value)) return value.map((item) => withImages(item, images, depth + 1));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [key, withImages(item, images, depth + 1)]),
+  );
+}
+
+function callResult(call: unknown, isError: boolean): CallToolResult {
+  const images: ImageData[] = [];
+  const value = withImages(call, images);
+  const answer = result(value, isError);
+  return { ...answer, content: [...answer.content, ...images] };
+}
+
 export function createMcpServer(app: Switchboard, options: McpOptions): McpServer {
   const server = new McpServer(
     { name: "switchboard", version: packageJson.version },
@@ -62,7 +105,7 @@ export function createMcpServer(app: Switchboard, options: McpOptions): McpServe
       const [call] = await app.execute([{ id: randomUUID(), name, arguments: args }], {
         signal: extra.signal,
       });
-      return result(call, call?.status !== "completed");
+      return callResult(call, call?.status !== "completed");
     },
   );
 

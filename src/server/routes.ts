@@ -5,6 +5,7 @@ import {
   AppError,
   executeRequestSchema,
   feedbackRequestSchema,
+  inspectRequestSchema,
   routeAndExecuteRequestSchema,
   routeRequestSchema,
   type Switchboard,
@@ -87,6 +88,16 @@ export const apiRoutes: ApiRoute[] = [
     // A tool that fails a check is not registered: 422 with the stage and each problem.
     statusOf: (answer) => ((answer as { ok: boolean }).ok ? 200 : 422),
     handle: ({ app, body }) => app.synthesize(body),
+  }),
+  route({
+    method: "POST",
+    path: "/v1/inspect",
+    // Maintainer only: it makes the service load a page (within the egress rules) on the caller's behalf,
+    // the same trust as synthesizing a tool that would fetch it.
+    access: "maintainer",
+    summary: "Load a page statically and in the browser: static or dynamic, and selectors for its lists",
+    body: inspectRequestSchema,
+    handle: ({ app, body }) => app.inspect(body),
   }),
   route({
     method: "GET",

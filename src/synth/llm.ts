@@ -32,6 +32,8 @@ export interface IntentRequest {
   examples?: { arguments: Record<string, unknown>; expect?: unknown }[];
   /** Granted by the caller, never by the model. */
   capabilities?: Capabilities;
+  /** Inspection reports (src/browser) of the pages the intent names: static or dynamic, list selectors. */
+  pages?: { url: string; report: unknown }[];
   category?: string;
 }
 
@@ -82,6 +84,7 @@ Rules:
 - Nothing else at the top level: put helpers inside the function. No import, require, eval, Function, process, globalThis, this, timers, or changes to built-ins and prototypes.
 - args is the JSON input, validated against inputSchema. Return plain JSON data (objects, arrays, strings, numbers, booleans, null): no Dates, Maps, class instances or functions.
 - ctx.console.log/warn/error(...) records messages. ctx.fetch(url, { method, headers, body }) and ctx.html(markup, cssSelector, { attr, limit }) exist only if granted (stated below); otherwise compute offline.
+- ctx.browser exists only if granted: a headless browser page for pages that render with JavaScript. await ctx.browser.open(url) → {url, status, title, blocked}; waitFor(cssSelector | {text}, {timeoutMs}); click(selector); fill(selector, value); select(selector, ...values); press(key, {selector}); text(selector?) → string; extract(selector, {attrs: [names], limit}) → [{text, attrs}]; screenshot({selector}) → {type: "image", mimeType, data}; content() → HTML. All return promises. Prefer ctx.fetch with ctx.html for a page the inspection calls static.
 - Throw an Error with a clear message for bad input.
 
 Reply with one JSON object and nothing else:
@@ -101,6 +104,15 @@ function firstPrompt(request: IntentRequest): string {
     lines.push(`ctx.fetch is granted for URLs starting with: ${granted.fetch.allow.join(", ")}`);
   else lines.push("ctx.fetch is not granted: the tool must work offline.");
   lines.push(granted.html ? "ctx.html is granted." : "ctx.html is not granted.");
+  lines.push(
+    granted.browser
+      ? `ctx.browser is granted for URLs starting with: ${granted.browser.allow.join(", ")}`
+      : "ctx.browser is not granted.",
+  );
+  for (const page of request.pages ?? [])
+    lines.push(
+      `Inspection of ${page.url} (use its verdict and candidate selectors): ${JSON.stringify(page.report)}`,
+    );
   return lines.join("\n");
 }
 
