@@ -54,6 +54,7 @@ export class BrowserSupervisor {
   private watch: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly maxSessions: number;
+  private readonly calls = new WeakMap<AbortSignal, Promise<BrowserSession>>();
   /** Launches and kills so far, for tests and the bench. */
   readonly stats = { launches: 0, kills: 0 };
 
@@ -72,6 +73,30 @@ export class BrowserSupervisor {
     } catch (error) {
       return (error as Error).message;
     }
+  }
+
+  /**
+   * Performs one ctx.browser request of a call, as a capability: plain JSON in and out. The call's session
+   * is keyed by the call's signal, opened on its first request and closed when the signal aborts, which
+   * the sandbox does when the call ends, however it ends.
+   */
+  perform(grant: BrowserGrant, json: string, signal: AbortSignal): Promise<string> {
+    if (signal.aborted) return Promise.reject(new BrowserFailure("unavailable", "the call has ended"));
+    let session = this.calls.get(signal);
+    if (session === undefined) {
+      const opening = this.session(grant, signal);
+      session = opening;
+      this.calls.set(signal, opening);
+      signal.addEventListener(
+        "abort",
+        () => {
+          this.calls.delete(signal);
+          opening.then((opened) => opened.close()).catch(() => {});
+        },
+        { once: true },
+      );
+    }
+    return session.then((opened) => opened.perform(json));
   }
 
   /** A fresh incognito context for one call; close() the session when the call ends. */

@@ -10,7 +10,6 @@ export {
   synthesizeFromIntent,
 } from "./llm.ts";
 export {
-  type BrowserCallSession,
   type BrowserCapability,
   Sandbox,
   type SandboxOptions,
