@@ -155,6 +155,38 @@ describe("ctx.browser", () => {
     assert.match(String(value.refused), /^BrowserError: blocked: http:\/\/127\.0\.0\.2:9\/other is outside/);
   });
 
+  it("blocks a redirect off the list, refuses pop-ups and downloads, and tunnels only listed WebSockets", async () => {
+    const value = await run(
+      "edges",
+      `async function edges(args, ctx) {
+        const attempt = async (path) => {
+          try { return await ctx.browser.open(args.origin + path); } catch (error) { return error.message; }
+        };
+        const redirect = await attempt("/redirect-out");
+        await ctx.browser.open(args.origin + "/popup");
+        await ctx.browser.click("#blank");
+        const download = await attempt("/download");
+        await ctx.browser.open(args.origin + "/socket");
+        await ctx.browser.waitFor("#done[data-open=yes]");
+        return { redirect, download, blocked: await ctx.browser.blocked() };
+      }`,
+    );
+    assert.match(String(value.redirect), /^blocked: .*127\.0\.0\.2:9\/elsewhere/);
+    assert.match(String(value.download), /^invalid: .*net::ERR_ABORTED/);
+    const blocked = value.blocked as { url: string; reason: string; type?: string }[];
+    const popups = blocked.filter((entry) => entry.type === "popup").map((entry) => entry.url);
+    assert.deepEqual(
+      popups.sort(),
+      [`${sites.origin}/item/1`, `${sites.origin}/item/2`],
+      JSON.stringify(blocked),
+    );
+    assert.ok(
+      blocked.some((entry) => entry.url.startsWith("127.0.0.3:8080 ") && /allowlist/.test(entry.reason)),
+      JSON.stringify(blocked),
+    );
+    assert.ok(sites.hits.includes("upgrade /ws"), "the listed WebSocket reached the site");
+  });
+
   it("answers a screenshot as PNG data, and refuses one over the size cap", async () => {
     const code = `async function shot(args, ctx) {
         await ctx.browser.open(args.origin + "/static");
@@ -204,6 +236,32 @@ describe("ctx.browser", () => {
     );
     assert.deepEqual(value, { first: "Alpha ships" });
     assert.equal(browser.stats.launches, launches + 1);
+  });
+});
+
+describe("supervision", () => {
+  it("kills a browser over its memory ceiling; the call in flight is answered browser_crashed", async () => {
+    const tight = new BrowserSupervisor({ egress: egressRulesFrom("127.0.0.1"), memoryCeilingMb: 1 });
+    const tightSandbox = new Sandbox({ browser: tight });
+    try {
+      const error = await failure(
+        tightSandbox.run({
+          name: "waits",
+          code: `async function waits(args, ctx) {
+            await ctx.browser.open(args.url);
+            await ctx.browser.waitFor({ text: "never there" }, { timeoutMs: 8000 });
+            return 1;
+          }`,
+          args: { url: `${sites.origin}/static` },
+          capabilities: { browser: grant() },
+        }),
+      );
+      assert.match(error.message, /BrowserError: browser_crashed: .*above the 1 MB ceiling/);
+      assert.ok(tight.stats.kills >= 1);
+    } finally {
+      tightSandbox.close();
+      await tight.close();
+    }
   });
 });
 
