@@ -32,6 +32,8 @@ export interface SessionHost {
   kill(reason: string): void;
   /** The browser died during this call (crash, kill, memory ceiling): its reason, else undefined. */
   lostReason(): string | undefined;
+  /** The session closed (once): its slot is free for another call. */
+  closed(): void;
 }
 
 // The few DOM shapes the functions run in the page use (this project compiles without the DOM library).
@@ -180,6 +182,8 @@ export class BrowserSession {
       await withDeadline(this.context.close(), 3_000, "closing the context");
     } catch {
       if (this.host.lostReason() === undefined) this.host.kill("its context did not close");
+    } finally {
+      this.host.closed();
     }
   }
 

@@ -2,7 +2,10 @@
 // watched: a browser that crashes, stops answering or grows past its memory ceiling is killed (its whole
 // process group) and launched again for the next call. Calls share it only through separate incognito
 // contexts, one per call, at most `maxSessions` at a time.
-import { readdir, readFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Browser } from "puppeteer-core";
 import type { BrowserGrant } from "../catalog/index.ts";
 import { ChromiumMissingError, locateChromium } from "./chromium.ts";
@@ -48,7 +51,11 @@ const CHROMIUM_ARGS = [
 
 export class BrowserSupervisor {
   private browser: Promise<Browser> | undefined;
-  private lost: string | undefined;
+  /** The launched browser that new calls get; undefined while none runs or one is launching. */
+  private current: Browser | undefined;
+  private readonly lost = new WeakMap<Browser, string>();
+  /** Settles once a browser's process has exited and its folder is removed. */
+  private readonly removals = new WeakMap<Browser, Promise<void>>();
   private active = 0;
   private readonly waiting: (() => void)[] = [];
   private watch: NodeJS.Timeout | undefined;
@@ -114,20 +121,10 @@ export class BrowserSupervisor {
             downloadBehavior: { policy: "deny" },
           }),
         kill: (reason) => this.kill(browser, reason),
-        lostReason: () =>
-          this.browser === undefined || !browser.connected ? (this.lost ?? "it disconnected") : undefined,
+        lostReason: () => this.lostReason(browser),
+        closed: () => this.release(),
       };
-      const session = await BrowserSession.open(host, grant, this.options.egress);
-      const close = session.close.bind(session);
-      let released = false;
-      session.close = async () => {
-        await close();
-        if (!released) {
-          released = true;
-          this.release();
-        }
-      };
-      return session;
+      return await BrowserSession.open(host, grant, this.options.egress);
     } catch (error) {
       this.release();
       if (error instanceof BrowserFailure) throw error;
@@ -141,7 +138,19 @@ export class BrowserSupervisor {
 
   /** Launches the browser if none runs; the cold start is what `npm run bench:browser` reports. */
   running(): Promise<Browser> {
-    this.browser ??= this.launch();
+    if (this.browser === undefined) {
+      const launching = this.launch();
+      this.browser = launching;
+      launching.then(
+        (browser) => {
+          this.current = browser;
+          browser.on("disconnected", () => this.forget(browser, "it crashed or was closed"));
+        },
+        () => {
+          if (this.browser === launching) this.browser = undefined;
+        },
+      );
+    }
     return this.browser;
   }
 
@@ -152,50 +161,64 @@ export class BrowserSupervisor {
     this.browser = undefined;
     if (browser === undefined) return;
     // Nothing in a throwaway profile is worth a graceful shutdown (puppeteer's waits up to 5 s).
-    const exited = new Promise((resolve) => browser.process()?.once("exit", resolve));
     killGroup(browser);
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+    await Promise.race([
+      this.removals.get(browser),
+      new Promise((resolve) => setTimeout(resolve, 3_000).unref()),
+    ]);
   }
 
   private async launch(): Promise<Browser> {
-    const executablePath = await locateChromium(this.options.executable);
+    const chromium = await locateChromium(this.options.executable);
+    const home = await prepareHome(chromium);
     // Loaded on first use: importing puppeteer costs the service's start-up about a second otherwise.
     const { default: puppeteer } = await import("puppeteer-core");
-    const launching = puppeteer.launch({
-      executablePath,
-      headless: "shell",
-      pipe: true,
-      timeout: LAUNCH_TIMEOUT_MS,
-      protocolTimeout: 30_000,
-      handleSIGINT: false,
-      handleSIGTERM: false,
-      handleSIGHUP: false,
-      args: [...CHROMIUM_ARGS, `--js-flags=--max-old-space-size=${this.options.pageHeapMb ?? 256}`],
-    });
-    const pending = launching.catch((error: Error) => {
-      this.browser = undefined;
+    let browser: Browser;
+    try {
+      browser = await puppeteer.launch({
+        executablePath: home.executable,
+        userDataDir: home.profile,
+        env: { ...process.env, HOME: home.profile, TMPDIR: home.tmp },
+        headless: "shell",
+        pipe: true,
+        timeout: LAUNCH_TIMEOUT_MS,
+        protocolTimeout: 30_000,
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+        args: [...CHROMIUM_ARGS, `--js-flags=--max-old-space-size=${this.options.pageHeapMb ?? 256}`],
+      });
+    } catch (error) {
+      await rm(home.root, { recursive: true, force: true });
       throw error;
-    });
-    this.browser = pending;
-    const browser = await pending;
+    }
+    // The profile and the shared-memory files a killed Chromium leaves behind go with its process.
+    browser
+      .process()
+      ?.once("exit", () => void rm(home.root, { recursive: true, force: true }).catch(() => {}));
     this.stats.launches += 1;
-    this.lost = undefined;
-    browser.on("disconnected", () => {
-      if (this.browser !== undefined && this.browser === pending) {
-        this.lost ??= "it crashed";
-        this.browser = undefined;
-      }
-    });
     clearInterval(this.watch);
     this.watch = setInterval(() => void this.checkMemory(browser), WATCH_INTERVAL_MS);
     this.watch.unref();
     return browser;
   }
 
+  /** Why `browser` is no longer usable (killed, crashed), or undefined while it is the live one. */
+  private lostReason(browser: Browser): string | undefined {
+    if (this.current === browser && browser.connected) return undefined;
+    return this.lost.get(browser) ?? "it disconnected";
+  }
+
+  private forget(browser: Browser, reason: string): void {
+    if (!this.lost.has(browser)) this.lost.set(browser, reason);
+    if (this.current !== browser) return;
+    this.current = undefined;
+    this.browser = undefined;
+  }
+
   private kill(browser: Browser, reason: string): void {
     this.stats.kills += 1;
-    this.lost = reason;
-    this.browser = undefined;
+    this.forget(browser, reason);
     killGroup(browser);
   }
 
@@ -235,6 +258,50 @@ export class BrowserSupervisor {
     if (next) next();
     else this.active -= 1;
   }
+}
+
+/** Where a browser keeps its profile and temporary files, and what to execute. */
+interface BrowserHome {
+  root: string;
+  profile: string;
+  tmp: string;
+  executable: string;
+}
+
+/** nobody/nogroup on Debian: the user Chromium runs as when the service runs as root. */
+const UNPRIVILEGED = 65534;
+const SETPRIV = "/usr/bin/setpriv";
+
+/**
+ * A fresh folder per launch for Chromium's profile and temporary files. When the service runs as root,
+ * Chromium is started through a wrapper that drops to nobody (setpriv, no new privileges): with
+ * --no-sandbox, a renderer exploit then lands in an unprivileged process. The wrapper sits in a
+ * root-owned folder, so the unprivileged browser cannot replace what root runs at the next launch.
+ */
+async function prepareHome(chromium: string): Promise<BrowserHome> {
+  const root = await mkdtemp(join(tmpdir(), "switchboard-browser-"));
+  const profile = join(root, "profile");
+  const tmp = join(root, "tmp");
+  await mkdir(profile);
+  await mkdir(tmp);
+  const dropping =
+    process.getuid?.() === 0 &&
+    (await access(SETPRIV, constants.X_OK).then(
+      () => true,
+      () => false,
+    ));
+  if (!dropping) return { root, profile, tmp, executable: chromium };
+  await chmod(root, 0o755);
+  await chown(profile, UNPRIVILEGED, UNPRIVILEGED);
+  await chown(tmp, UNPRIVILEGED, UNPRIVILEGED);
+  const executable = join(root, "chromium");
+  const quoted = `'${chromium.replaceAll("'", `'\\''`)}'`;
+  await writeFile(
+    executable,
+    `#!/bin/sh\nexec ${SETPRIV} --reuid=${UNPRIVILEGED} --regid=${UNPRIVILEGED} --clear-groups --no-new-privs -- ${quoted} "$@"\n`,
+    { mode: 0o755 },
+  );
+  return { root, profile, tmp, executable };
 }
 
 /** SIGKILL to the browser's process group: its renderers and helpers go with it. */

@@ -2,6 +2,7 @@
 // real path: tool code in an isolate → ctx.browser → the supervisor's Chromium → the call's proxy → the
 // site. Loopback is allowed the way an operator allows it (the egress allowlist), per supervisor.
 import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
 import { BrowserSupervisor, egressRulesFrom, inspectPage } from "../../src/browser/index.ts";
 import type { BrowserGrant } from "../../src/catalog/index.ts";
@@ -240,6 +241,14 @@ describe("ctx.browser", () => {
 });
 
 describe("supervision", () => {
+  it("runs Chromium as nobody when the service runs as root", {
+    skip: process.getuid?.() !== 0,
+  }, async () => {
+    const pid = (await browser.running()).process()?.pid;
+    const status = await readFile(`/proc/${pid}/status`, "utf8");
+    assert.match(status, /^Uid:\s+65534\s+65534\s+65534\s+65534$/m);
+  });
+
   it("kills a browser over its memory ceiling; the call in flight is answered browser_crashed", async () => {
     const tight = new BrowserSupervisor({ egress: egressRulesFrom("127.0.0.1"), memoryCeilingMb: 1 });
     const tightSandbox = new Sandbox({ browser: tight });
