@@ -123,6 +123,8 @@ export class CallProxy {
       },
     );
     upstream.on("error", () => (res.headersSent ? res.destroy() : res.writeHead(502).end()));
+    // A page closed mid-answer (the call ended) must not leave the server's connection open.
+    res.on("close", () => upstream.destroy());
     req.pipe(upstream);
   }
 
