@@ -6,7 +6,7 @@ import { constants } from "node:fs";
 import { access, chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser } from "puppeteer-core";
+import type { Browser, BrowserContext } from "puppeteer-core";
 import type { BrowserGrant } from "../catalog/index.ts";
 import { ChromiumMissingError, locateChromium } from "./chromium.ts";
 import type { EgressRules } from "./egress.ts";
@@ -21,6 +21,8 @@ export interface SupervisorOptions {
   memoryCeilingMb?: number;
   /** V8 heap limit of each page's renderer. */
   pageHeapMb?: number;
+  /** How long a running browser may take to create a call's context before it counts as stuck. */
+  answerTimeoutMs?: number;
   /** An executable to use instead of the packaged Chromium (SWITCHBOARD_CHROMIUM). */
   executable?: string;
 }
@@ -113,13 +115,7 @@ export class BrowserSupervisor {
     try {
       const browser = await this.running();
       const host: SessionHost = {
-        newContext: (proxyServer) =>
-          browser.createBrowserContext({
-            proxyServer,
-            // Chromium would otherwise connect to loopback directly, around the proxy.
-            proxyBypassList: ["<-loopback>"],
-            downloadBehavior: { policy: "deny" },
-          }),
+        newContext: (proxyServer) => this.newContext(browser, proxyServer),
         kill: (reason) => this.kill(browser, reason),
         lostReason: () => this.lostReason(browser),
         closed: () => this.release(),
@@ -133,6 +129,34 @@ export class BrowserSupervisor {
         "browser_crashed",
         `the browser could not be started: ${(error as Error).message}`,
       );
+    }
+  }
+
+  /** A context behind the call's proxy; a browser that cannot make one in time is stuck and is killed. */
+  private async newContext(browser: Browser, proxyServer: string): Promise<BrowserContext> {
+    let timer: NodeJS.Timeout | undefined;
+    const limit = this.options.answerTimeoutMs ?? 10_000;
+    const stuck = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        this.kill(browser, `it did not create a context within ${limit} ms`);
+        reject(
+          new BrowserFailure(
+            "browser_crashed",
+            "the browser stopped answering; it is restarted for the next call",
+          ),
+        );
+      }, limit);
+    });
+    const creating = browser.createBrowserContext({
+      proxyServer,
+      // Chromium would otherwise connect to loopback directly, around the proxy.
+      proxyBypassList: ["<-loopback>"],
+      downloadBehavior: { policy: "deny" },
+    });
+    try {
+      return await Promise.race([creating, stuck]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -274,6 +274,36 @@ describe("supervision", () => {
   });
 });
 
+describe("a browser that stops answering", () => {
+  it("is killed when it cannot make a call's context in time; the call is answered, the next one works", async () => {
+    const frozen = new BrowserSupervisor({ egress: egressRulesFrom("127.0.0.1"), answerTimeoutMs: 1_000 });
+    const frozenSandbox = new Sandbox({ browser: frozen });
+    const code = `async function first(args, ctx) {
+      await ctx.browser.open(args.url);
+      return (await ctx.browser.extract("li.story", { limit: 1 }))[0].text;
+    }`;
+    const request = {
+      name: "first",
+      code,
+      args: { url: `${sites.origin}/static` },
+      capabilities: { browser: grant() },
+    };
+    try {
+      const pid = (await frozen.running()).process()?.pid;
+      assert.ok(pid !== undefined);
+      process.kill(pid, "SIGSTOP");
+      const error = await failure(frozenSandbox.run(request));
+      assert.match(error.message, /BrowserError: browser_crashed: the browser stopped answering/);
+      assert.equal(frozen.stats.kills, 1);
+      assert.equal((await frozenSandbox.run(request)).value, "Alpha ships");
+      assert.equal(frozen.stats.launches, 2);
+    } finally {
+      frozenSandbox.close();
+      await frozen.close();
+    }
+  });
+});
+
 describe("egress", () => {
   it("refuses loopback to a tool whose allowlist names it when the operator has not allowed it", async () => {
     const strict = new BrowserSupervisor({ egress: egressRulesFrom(undefined) });
