@@ -92,9 +92,8 @@ export class BrowserSession {
       allowsOrigin: (hostname, port) =>
         grant.allow.some((prefix) => {
           const url = new URL(prefix);
-          return (
-            url.hostname === hostname && Number(url.port || (url.protocol === "https:" ? 443 : 80)) === port
-          );
+          const name = url.hostname.replace(/^\[(.*)\]$/, "$1");
+          return name === hostname && Number(url.port || (url.protocol === "https:" ? 443 : 80)) === port;
         }),
       egress,
       maxBytes: grant.maxBytes,
