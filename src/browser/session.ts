@@ -10,7 +10,7 @@ import { type BlockedRequest, BrowserFailure, type Operation, operationSchema } 
 import { BLOCKED_HEADER, CallProxy } from "./proxy.ts";
 
 /** How long a page that missed a deadline gets to prove that its renderer still answers. */
-const PROBE_MS = 1_000;
+const PROBE_MS = 3_000;
 /** After a click or a key press, how long a navigation has to start before the action counts as done. */
 const SETTLE_MS = 100;
 const MAX_BLOCKED_REPORTED = 100;

@@ -112,12 +112,14 @@ export class BrowserSupervisor {
   async session(grant: BrowserGrant, signal?: AbortSignal): Promise<BrowserSession> {
     if (this.closed) throw new BrowserFailure("unavailable", "the browser is closing");
     await this.slot(signal);
+    let browser: Browser | undefined;
     try {
-      const browser = await this.running();
+      browser = await this.running();
+      const live = browser;
       const host: SessionHost = {
-        newContext: (proxyServer) => this.newContext(browser, proxyServer),
-        kill: (reason) => this.kill(browser, reason),
-        lostReason: () => this.lostReason(browser),
+        newContext: (proxyServer) => this.newContext(live, proxyServer),
+        kill: (reason) => this.kill(live, reason),
+        lostReason: () => this.lostReason(live),
         closed: () => this.release(),
       };
       return await BrowserSession.open(host, grant, this.options.egress);
@@ -125,9 +127,12 @@ export class BrowserSupervisor {
       this.release();
       if (error instanceof BrowserFailure) throw error;
       if (error instanceof ChromiumMissingError) throw new BrowserFailure("unavailable", error.message);
+      const lost = browser === undefined ? undefined : this.lostReason(browser);
       throw new BrowserFailure(
         "browser_crashed",
-        `the browser could not be started: ${(error as Error).message}`,
+        lost === undefined
+          ? `the browser could not be started: ${(error as Error).message}`
+          : `the browser was lost while preparing the call (${lost}); it is restarted for the next call`,
       );
     }
   }
