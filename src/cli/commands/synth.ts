@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { BrowserSupervisor, egressRulesFrom } from "../../browser/index.ts";
 import { ToolRegistry } from "../../catalog/index.ts";
 import { readEnv } from "../../config/index.ts";
 import { FileStore } from "../../store/index.ts";
@@ -125,8 +126,14 @@ async function synth(options: z.infer<typeof optionsSchema>, started: number): P
   const args = parseArgs(options.args);
   const code = await readText(options.code, "--code");
   const definition = await readDefinition(options.schema);
+  const env = readEnv();
+  // Launched only if the tool uses ctx.browser.
+  const browser = new BrowserSupervisor({
+    egress: egressRulesFrom(env.SWITCHBOARD_EGRESS_ALLOW),
+    ...(env.SWITCHBOARD_CHROMIUM ? { executable: env.SWITCHBOARD_CHROMIUM } : {}),
+  });
   // One synthesis needs one sandbox host process; starting a second would only compete with it for CPU.
-  const sandbox = new Sandbox({ hosts: 1 });
+  const sandbox = new Sandbox({ hosts: 1, browser });
   try {
     const registry = options.register
       ? await ToolRegistry.open({
@@ -154,6 +161,7 @@ async function synth(options: z.infer<typeof optionsSchema>, started: number): P
     };
   } finally {
     sandbox.close();
+    await browser.close();
   }
 }
 
