@@ -226,8 +226,6 @@ export async function openSwitchboard(config: SwitchboardConfig, options: OpenOp
   }
 
   const isTaken = (name: string) => registry.get(name) !== undefined;
-  const granted = (request: IntentRequest) =>
-    request.capabilities?.browser !== undefined || request.capabilities?.fetch !== undefined;
 
   async function inspect(request: InspectRequest): Promise<InspectReport> {
     try {
@@ -246,13 +244,13 @@ export async function openSwitchboard(config: SwitchboardConfig, options: OpenOp
    */
   async function pagesNamedIn(request: IntentRequest): Promise<{ url: string; report: InspectReport }[]> {
     const text = `${request.intent ?? ""} ${request.description ?? ""}`;
-    const granted = [
+    const allowed = [
       ...(request.capabilities?.browser?.allow ?? []),
       ...(request.capabilities?.fetch?.allow ?? []),
     ];
     const urls = [...new Set(text.match(/https?:\/\/[^\s"'<>]+/g) ?? [])]
       .map((url) => url.replace(/[.,;:!?)]+$/, ""))
-      .filter((url) => URL.canParse(url) && isAllowed(new URL(url), granted))
+      .filter((url) => URL.canParse(url) && isAllowed(new URL(url), allowed))
       .slice(0, 2);
     const reports = await Promise.all(
       urls.map((url) =>
@@ -268,7 +266,7 @@ export async function openSwitchboard(config: SwitchboardConfig, options: OpenOp
   /** The configured LLM writes the tool; an unreachable endpoint is the service's problem (503), not the caller's. */
   async function fromIntent(request: IntentRequest, llm: LlmConfig): Promise<IntentOutcome> {
     try {
-      const pages = granted(request) ? await pagesNamedIn(request) : [];
+      const pages = await pagesNamedIn(request);
       return await synthesizeFromIntent(pages.length > 0 ? { ...request, pages } : request, {
         sandbox,
         registry,
