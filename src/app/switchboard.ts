@@ -13,7 +13,6 @@ import {
 import {
   BrowserFailure,
   BrowserSupervisor,
-  egressRulesFrom,
   type InspectReport,
   type InspectRequest,
   inspectPage,
@@ -119,7 +118,8 @@ export async function openSwitchboard(config: SwitchboardConfig, options: OpenOp
   };
   if (options.index !== false) await index();
   const browser = new BrowserSupervisor({
-    egress: egressRulesFrom(config.security.egressAllow.join(",")),
+    // The same policy as ctx.fetch and http bindings: the operator's list and its catalog tools' origins.
+    egress,
     ...(config.browser.chromium ? { executable: config.browser.chromium } : {}),
   });
   const sandbox = new Sandbox({ egress, browser });

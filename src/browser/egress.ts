@@ -29,17 +29,15 @@ for (const [network, prefix] of [
 ] as const)
   NON_PUBLIC.addSubnet(network, prefix, "ipv6");
 
+/** Allowed with the address to connect to (checked), or refused with one sentence saying why. */
+export type EgressVerdict = { allowed: true; address: string } | { allowed: false; reason: string };
+
+/** The egress check the browser's proxy applies to every connection (the shape of src/egress's policy). */
 export interface EgressRules {
-  /** Hosts (any port), host:port pairs and CIDRs the operator allowed although they are not public. */
-  readonly allow: readonly string[];
+  check(url: string | URL): Promise<EgressVerdict>;
 }
 
-export class EgressError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "EgressError";
-  }
-}
+const DEFAULT_PORTS: Record<string, number> = { "http:": 80, "https:": 443, "ws:": 80, "wss:": 443 };
 
 function unbracket(host: string): string {
   return host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
@@ -52,7 +50,12 @@ function plain(address: string): { address: string; family: "ipv4" | "ipv6" } {
   return { address, family: isIP(address) === 6 ? "ipv6" : "ipv4" };
 }
 
-function operatorAllows(rules: EgressRules, host: string, port: number, address: string): boolean {
+function operatorAllows(
+  rules: { allow: readonly string[] },
+  host: string,
+  port: number,
+  address: string,
+): boolean {
   const { address: ip, family } = plain(address);
   return rules.allow.some((entry) => {
     const slash = entry.indexOf("/");
@@ -72,39 +75,56 @@ function operatorAllows(rules: EgressRules, host: string, port: number, address:
   });
 }
 
-/** Parses SWITCHBOARD_EGRESS_ALLOW's comma-separated list. */
-export function egressRulesFrom(list: string | undefined): EgressRules {
-  return {
-    allow: (list ?? "")
-      .split(",")
-      .map((entry) => entry.trim())
-      .filter(Boolean),
-  };
+/** SWITCHBOARD_EGRESS_ALLOW's comma-separated list as entries. */
+export function egressAllowList(list: string | undefined): string[] {
+  return (list ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
 }
 
 /**
- * The address to dial for host:port, or an EgressError saying why none may be: every address the name
- * resolves to must be allowed, so a name cannot mix a public answer with a private one.
+ * The check for an operator's allow list (hosts, host:port pairs, CIDRs): every address a name resolves to
+ * must be public or allowed, so a name cannot mix a public answer with a private one.
  */
-export async function resolveAllowed(rules: EgressRules, rawHost: string, port: number): Promise<string> {
-  const host = unbracket(rawHost);
-  const addresses =
-    isIP(host) !== 0
-      ? [host]
-      : await lookup(host, { all: true }).then(
-          (found) => found.map((entry) => entry.address),
-          (error: NodeJS.ErrnoException) => {
-            throw new EgressError(`${host} does not resolve (${error.code ?? error.message})`);
-          },
-        );
-  for (const address of addresses) {
-    const { address: ip, family } = plain(address);
-    if (NON_PUBLIC.check(ip, family) && !operatorAllows(rules, host, port, address))
-      throw new EgressError(
-        `${host}:${port} resolves to ${address}, a loopback, private or link-local address the operator has not allowed (SWITCHBOARD_EGRESS_ALLOW)`,
-      );
+export function egressRulesFrom(list: string | readonly string[] | undefined): EgressRules {
+  const rules = { allow: typeof list === "string" || list === undefined ? egressAllowList(list) : list };
+  async function decide(host: string, port: number): Promise<EgressVerdict> {
+    let addresses: string[];
+    try {
+      addresses =
+        isIP(host) !== 0 ? [host] : (await lookup(host, { all: true })).map((entry) => entry.address);
+    } catch (error) {
+      return {
+        allowed: false,
+        reason: `${host} does not resolve (${(error as NodeJS.ErrnoException).code})`,
+      };
+    }
+    for (const address of addresses) {
+      const { address: ip, family } = plain(address);
+      if (NON_PUBLIC.check(ip, family) && !operatorAllows(rules, host, port, address))
+        return {
+          allowed: false,
+          reason: `${host}:${port} resolves to ${address}, a loopback, private or link-local address the operator has not allowed (SWITCHBOARD_EGRESS_ALLOW)`,
+        };
+    }
+    const first = addresses[0];
+    return first === undefined
+      ? { allowed: false, reason: `${host} does not resolve` }
+      : { allowed: true, address: first };
   }
-  const first = addresses[0];
-  if (first === undefined) throw new EgressError(`${host} does not resolve`);
-  return first;
+  return {
+    check(url) {
+      let parsed: URL;
+      try {
+        parsed = new URL(url);
+      } catch {
+        return Promise.resolve({ allowed: false, reason: `"${String(url)}" is not an absolute URL` });
+      }
+      const port = Number(parsed.port) || DEFAULT_PORTS[parsed.protocol];
+      if (port === undefined)
+        return Promise.resolve({ allowed: false, reason: `${parsed.protocol} URLs cannot leave` });
+      return decide(unbracket(parsed.hostname), port);
+    },
+  };
 }

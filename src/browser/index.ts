@@ -1,5 +1,5 @@
 export { ChromiumMissingError, INSTALL_ADVICE, locateChromium } from "./chromium.ts";
-export { EgressError, type EgressRules, egressRulesFrom, resolveAllowed } from "./egress.ts";
+export { type EgressRules, type EgressVerdict, egressAllowList, egressRulesFrom } from "./egress.ts";
 export {
   analyse,
   type Candidate,

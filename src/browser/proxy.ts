@@ -8,7 +8,7 @@
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from "node:http";
 import { connect, type Socket } from "node:net";
 import type { Duplex } from "node:stream";
-import { type EgressRules, resolveAllowed } from "./egress.ts";
+import type { EgressRules } from "./egress.ts";
 
 /** Marks the proxy's own refusals, so that a refused document is told apart from a server's 403. */
 export const BLOCKED_HEADER = "x-switchboard-blocked";
@@ -82,12 +82,12 @@ export class CallProxy {
       this.policy.onBlocked(report, `the call already received more than ${this.policy.maxBytes} bytes`);
       return undefined;
     }
-    try {
-      return await resolveAllowed(this.policy.egress, host, port);
-    } catch (error) {
-      this.policy.onBlocked(report, (error as Error).message);
-      return undefined;
-    }
+    const verdict = await this.policy.egress.check(
+      `http://${host.includes(":") ? `[${host}]` : host}:${port}/`,
+    );
+    if (verdict.allowed) return verdict.address;
+    this.policy.onBlocked(report, verdict.reason);
+    return undefined;
   }
 
   private async forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
