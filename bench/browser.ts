@@ -2,8 +2,9 @@
 //
 // coldStart:   launching Chromium (the binary already unpacked) until it answers CDP, in ms, several
 //              launches each in a fresh supervisor.
-// warmContext: one call's browser on a running Chromium: a fresh incognito context and its proxy, a page
-//              opened on a small static page, the context closed (what a call pays before its own work).
+// warmContext: one call's browser on a running Chromium: a fresh incognito context and its proxy (the
+//              one prepared ahead while the previous call ran, when ready), a small static page opened,
+//              the context closed: what a call pays besides its own work. Calls run back to back.
 // spaExtract:  a sandboxed tool end to end on the stand-in SPA (test/fixtures/browser-sites.ts): open,
 //              wait for the items its script renders after its API call, extract them, close.
 import { BrowserSupervisor, egressRulesFrom, locateChromium } from "../src/browser/index.ts";

@@ -24,26 +24,40 @@ export interface ProxyPolicy {
   onBlocked(url: string, reason: string): void;
 }
 
+const REFUSE_ALL: ProxyPolicy = {
+  allowsUrl: () => false,
+  allowsOrigin: () => false,
+  egress: { check: async () => ({ allowed: false, reason: "no call holds this context" }) },
+  maxBytes: 0,
+  onBlocked: () => {},
+};
+
 export class CallProxy {
   private readonly server: Server;
   private readonly sockets = new Set<Duplex>();
   private received = 0;
-  private readonly policy: ProxyPolicy;
+  /** Until a call binds its policy (a context prepared ahead of its call), everything is refused. */
+  private policy: ProxyPolicy = REFUSE_ALL;
 
-  private constructor(server: Server, policy: ProxyPolicy) {
+  private constructor(server: Server) {
     this.server = server;
-    this.policy = policy;
   }
 
-  static async start(policy: ProxyPolicy): Promise<CallProxy> {
+  static async start(): Promise<CallProxy> {
     const server = createServer();
-    const proxy = new CallProxy(server, policy);
+    const proxy = new CallProxy(server);
     server.on("request", (req, res) => void proxy.forward(req, res));
     server.on("connect", (req, socket: Duplex, head) => void proxy.tunnel(req, socket, head));
     server.on("upgrade", (req, socket: Duplex, head) => void proxy.upgrade(req, socket, head));
     server.on("connection", (socket: Socket) => proxy.track(socket));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     return proxy;
+  }
+
+  /** Binds the call's policy; once, when a call takes the context this proxy serves. */
+  bind(policy: ProxyPolicy): void {
+    if (this.policy !== REFUSE_ALL) throw new Error("the call proxy is already bound to a call");
+    this.policy = policy;
   }
 
   get url(): string {

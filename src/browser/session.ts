@@ -26,8 +26,44 @@ export interface PageSnapshot {
   blocked: BlockedRequest[];
 }
 
+/**
+ * A context with its proxy and one blank page, made before any call takes it (a new page costs a renderer
+ * process, about 120 ms). Nothing has been loaded in it; its proxy refuses everything until a call binds it.
+ */
+export interface PreparedPage {
+  context: BrowserContext;
+  page: Page;
+  proxy: CallProxy;
+}
+
+export async function preparePage(
+  newContext: (proxyUrl: string) => Promise<BrowserContext>,
+): Promise<PreparedPage> {
+  const proxy = await CallProxy.start();
+  try {
+    const context = await newContext(proxy.url);
+    try {
+      const page = await context.newPage();
+      // On before any request: the call's handler, added when a call takes the page, answers each one.
+      await page.setRequestInterception(true);
+      return { context, page, proxy };
+    } catch (error) {
+      await context.close().catch(() => {});
+      throw error;
+    }
+  } catch (error) {
+    proxy.close();
+    throw error;
+  }
+}
+
+/** A prepared page no call will take (its browser is going away, or the service is closing). */
+export function discardPrepared(prepared: PreparedPage): void {
+  prepared.proxy.close();
+  void prepared.context.close().catch(() => {});
+}
+
 export interface SessionHost {
-  newContext(proxyUrl: string): Promise<BrowserContext>;
   /** The page's renderer stopped answering: kill the browser (it is restarted for the next call). */
   kill(reason: string): void;
   /** The browser died during this call (crash, kill, memory ceiling): its reason, else undefined. */
@@ -85,9 +121,16 @@ export class BrowserSession {
     this.proxy = proxy;
   }
 
-  static async open(host: SessionHost, grant: BrowserGrant, egress: EgressRules): Promise<BrowserSession> {
-    let session: BrowserSession | undefined;
-    const proxy = await CallProxy.start({
+  /** Binds a prepared page to one call: its allowlist, egress rules and bounds. */
+  static open(
+    host: SessionHost,
+    grant: BrowserGrant,
+    egress: EgressRules,
+    prepared: PreparedPage,
+  ): BrowserSession {
+    const { context, page, proxy } = prepared;
+    const session = new BrowserSession(host, grant, context, proxy);
+    proxy.bind({
       allowsUrl: (url) => isAllowed(url, grant.allow),
       allowsOrigin: (hostname, port) =>
         grant.allow.some((prefix) => {
@@ -97,26 +140,20 @@ export class BrowserSession {
         }),
       egress,
       maxBytes: grant.maxBytes,
-      onBlocked: (url, reason) => session?.report({ url, reason }),
+      onBlocked: (url, reason) => session.report({ url, reason }),
     });
-    try {
-      const context = await host.newContext(proxy.url);
-      session = new BrowserSession(host, grant, context, proxy);
-      // A page the tool did not open (window.open, target=_blank) is a pop-up: closed at once.
-      context.on("targetcreated", (target) => {
-        if (target.type() !== "page" || session?.page === undefined) return;
-        void target.page().then((popup) => {
-          if (popup !== null && popup !== session?.page) {
-            session?.report({ url: target.url(), reason: "pop-ups are refused", type: "popup" });
-            void popup.close().catch(() => {});
-          }
-        });
+    // A page the tool did not open (window.open, target=_blank) is a pop-up: closed at once.
+    context.on("targetcreated", (target) => {
+      if (target.type() !== "page") return;
+      void target.page().then((popup) => {
+        if (popup !== null && popup !== page) {
+          session.report({ url: target.url(), reason: "pop-ups are refused", type: "popup" });
+          void popup.close().catch(() => {});
+        }
       });
-      return session;
-    } catch (error) {
-      proxy.close();
-      throw error;
-    }
+    });
+    session.attach(page);
+    return session;
   }
 
   /** Runs one operation from its JSON request; answers JSON. Throws BrowserFailure. */
@@ -197,7 +234,7 @@ export class BrowserSession {
       case "blocked":
         return [...this.blocked];
     }
-    const page = this.current();
+    const page = this.loaded();
     switch (request.op) {
       case "waitFor":
         if (typeof request.target === "string") await page.waitForSelector(request.target, { timeout: ms });
@@ -285,8 +322,14 @@ export class BrowserSession {
   }
 
   private current(): Page {
-    if (this.page === undefined) throw new BrowserFailure("invalid", "no page is open: call open(url) first");
+    if (this.page === undefined) throw new BrowserFailure("unavailable", "the call's page is gone");
     return this.page;
+  }
+
+  /** Whether open(url) was called: the other operations need a loaded page. */
+  private loaded(): Page {
+    if (this.pagesOpened === 0) throw new BrowserFailure("invalid", "no page is open: call open(url) first");
+    return this.current();
   }
 
   private async open(target: string, ms: number) {
@@ -304,7 +347,7 @@ export class BrowserSession {
     if (this.pagesOpened >= this.grant.maxPages)
       throw new BrowserFailure("limit", `a call may open at most ${this.grant.maxPages} pages (maxPages)`);
     this.pagesOpened += 1;
-    const page = this.page ?? (await this.newPage());
+    const page = this.current();
     const response = await page.goto(url.href, { waitUntil: "load", timeout: ms });
     this.lastDocument = response ?? undefined;
     if (response?.headers()[BLOCKED_HEADER] !== undefined) {
@@ -319,17 +362,14 @@ export class BrowserSession {
     };
   }
 
-  private async newPage(): Promise<Page> {
-    const page = await this.context.newPage();
+  private attach(page: Page): void {
     page.setDefaultTimeout(this.grant.timeoutMs);
     page.on("dialog", (dialog) => void dialog.dismiss().catch(() => {}));
     page.on("load", () => {
       this.navigationsLoaded = this.navigationsStarted;
     });
-    await page.setRequestInterception(true);
     page.on("request", (request) => this.intercept(page, request));
     this.page = page;
-    return page;
   }
 
   private intercept(page: Page, request: HTTPRequest): void {

@@ -11,7 +11,13 @@ import type { BrowserGrant } from "../catalog/index.ts";
 import { ChromiumMissingError, locateChromium } from "./chromium.ts";
 import type { EgressRules } from "./egress.ts";
 import { BrowserFailure } from "./operations.ts";
-import { BrowserSession, type SessionHost } from "./session.ts";
+import {
+  BrowserSession,
+  discardPrepared,
+  type PreparedPage,
+  preparePage,
+  type SessionHost,
+} from "./session.ts";
 
 export interface SupervisorOptions {
   egress: EgressRules;
@@ -64,6 +70,8 @@ export class BrowserSupervisor {
   private closed = false;
   private readonly maxSessions: number;
   private readonly calls = new WeakMap<AbortSignal, Promise<BrowserSession>>();
+  /** A page prepared ahead of the next call, in the browser that made it. */
+  private spare: { browser: Browser; prepared: Promise<PreparedPage> } | undefined;
   /** Launches and kills so far, for tests and the bench. */
   readonly stats = { launches: 0, kills: 0 };
 
@@ -116,13 +124,13 @@ export class BrowserSupervisor {
     try {
       browser = await this.running();
       const live = browser;
+      const prepared = await this.takePrepared(live);
       const host: SessionHost = {
-        newContext: (proxyServer) => this.newContext(live, proxyServer),
         kill: (reason) => this.kill(live, reason),
         lostReason: () => this.lostReason(live),
         closed: () => this.release(),
       };
-      return await BrowserSession.open(host, grant, this.options.egress);
+      return BrowserSession.open(host, grant, this.options.egress, prepared);
     } catch (error) {
       this.release();
       if (error instanceof BrowserFailure) throw error;
@@ -135,6 +143,37 @@ export class BrowserSupervisor {
           : `the browser was lost while preparing the call (${lost}); it is restarted for the next call`,
       );
     }
+  }
+
+  /**
+   * The spare prepared page of `browser` if there is one, else a new one; then starts preparing the next
+   * spare, so that a call seldom waits for a renderer process to start.
+   */
+  private async takePrepared(browser: Browser): Promise<PreparedPage> {
+    const spare = this.spare?.browser === browser ? this.spare.prepared : undefined;
+    this.spare = undefined;
+    const prepared = (await spare?.catch(() => undefined)) ?? (await this.prepare(browser));
+    setImmediate(() => this.refillSpare(browser));
+    return prepared;
+  }
+
+  private prepare(browser: Browser): Promise<PreparedPage> {
+    return preparePage((proxyServer) => this.newContext(browser, proxyServer));
+  }
+
+  private refillSpare(browser: Browser): void {
+    if (this.closed || this.spare !== undefined || this.current !== browser) return;
+    const prepared = this.prepare(browser);
+    this.spare = { browser, prepared };
+    prepared.catch(() => {
+      if (this.spare?.prepared === prepared) this.spare = undefined;
+    });
+  }
+
+  private dropSpare(): void {
+    const spare = this.spare;
+    this.spare = undefined;
+    spare?.prepared.then(discardPrepared, () => {});
   }
 
   /** A context behind the call's proxy; a browser that cannot make one in time is stuck and is killed. */
@@ -186,6 +225,7 @@ export class BrowserSupervisor {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.watch);
+    this.dropSpare();
     const browser = await this.browser?.catch(() => undefined);
     this.browser = undefined;
     if (browser === undefined) return;
@@ -240,6 +280,7 @@ export class BrowserSupervisor {
 
   private forget(browser: Browser, reason: string): void {
     if (!this.lost.has(browser)) this.lost.set(browser, reason);
+    if (this.spare?.browser === browser) this.dropSpare();
     if (this.current !== browser) return;
     this.current = undefined;
     this.browser = undefined;
