@@ -7,8 +7,9 @@
 //              the context closed: what a call pays besides its own work. Calls run back to back.
 // spaExtract:  a sandboxed tool end to end on the stand-in SPA (test/fixtures/browser-sites.ts): open,
 //              wait for the items its script renders after its API call, extract them, close.
-import { BrowserSupervisor, egressRulesFrom, locateChromium } from "../src/browser/index.ts";
+import { BrowserSupervisor, locateChromium } from "../src/browser/index.ts";
 import type { BrowserGrant } from "../src/catalog/index.ts";
+import { createEgressPolicy } from "../src/egress/index.ts";
 import { Sandbox } from "../src/synth/index.ts";
 import { startSites } from "../test/fixtures/browser-sites.ts";
 
@@ -36,7 +37,7 @@ async function time(fn: () => Promise<unknown>): Promise<number> {
 
 const unpackMs = await time(() => locateChromium());
 const sites = await startSites();
-const egress = egressRulesFrom("127.0.0.1");
+const egress = createEgressPolicy({ allow: ["127.0.0.1"] });
 const grant: BrowserGrant = {
   allow: [`${sites.origin}/`],
   timeoutMs: 10_000,

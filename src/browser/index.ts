@@ -1,5 +1,4 @@
 export { ChromiumMissingError, INSTALL_ADVICE, locateChromium } from "./chromium.ts";
-export { type EgressRules, type EgressVerdict, egressAllowList, egressRulesFrom } from "./egress.ts";
 export {
   analyse,
   type Candidate,

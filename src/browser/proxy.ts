@@ -1,14 +1,18 @@
 // A forward proxy, one per browser call, that every connection of that call's incognito context goes
 // through (Chromium is told to proxy loopback too). It enforces what request interception cannot see or
 // cannot pin: WebSockets (CDP's request interception does not show them), and the address actually dialled,
-// which is checked after DNS (egress.ts) and then connected to directly.
+// which is checked after DNS (src/egress, the policy ctx.fetch and http bindings use) and then connected
+// to directly.
 //
 // Written by hand: the proxy libraries on npm forward to whatever the client names and resolve DNS
 // themselves; the check has to sit between resolution and connection, which is most of this file.
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from "node:http";
 import { connect, type Socket } from "node:net";
 import type { Duplex } from "node:stream";
-import type { EgressRules } from "./egress.ts";
+import type { EgressPolicy } from "../egress/index.ts";
+
+/** The part of the egress policy the proxy uses: a verdict, with the checked address to dial. */
+export type EgressCheck = Pick<EgressPolicy, "check">;
 
 /** Marks the proxy's own refusals, so that a refused document is told apart from a server's 403. */
 export const BLOCKED_HEADER = "x-switchboard-blocked";
@@ -18,7 +22,7 @@ export interface ProxyPolicy {
   allowsUrl(url: URL): boolean;
   /** Whether the allowlist names this host and port at all (a CONNECT tunnel shows nothing more). */
   allowsOrigin(host: string, port: number): boolean;
-  egress: EgressRules;
+  egress: EgressCheck;
   /** Bytes received from all servers together during the call. */
   maxBytes: number;
   onBlocked(url: string, reason: string): void;

@@ -5,9 +5,8 @@
 import type { BrowserContext, HTTPRequest, HTTPResponse, Page } from "puppeteer-core";
 import type { BrowserGrant } from "../catalog/index.ts";
 import { isAllowed } from "../synth/index.ts";
-import type { EgressRules } from "./egress.ts";
 import { type BlockedRequest, BrowserFailure, type Operation, operationSchema } from "./operations.ts";
-import { BLOCKED_HEADER, CallProxy } from "./proxy.ts";
+import { BLOCKED_HEADER, CallProxy, type EgressCheck } from "./proxy.ts";
 
 /** How long a page that missed a deadline gets to prove that its renderer still answers. */
 const PROBE_MS = 3_000;
@@ -125,7 +124,7 @@ export class BrowserSession {
   static open(
     host: SessionHost,
     grant: BrowserGrant,
-    egress: EgressRules,
+    egress: EgressCheck,
     prepared: PreparedPage,
   ): BrowserSession {
     const { context, page, proxy } = prepared;

@@ -9,8 +9,8 @@ import { join } from "node:path";
 import type { Browser, BrowserContext } from "puppeteer-core";
 import type { BrowserGrant } from "../catalog/index.ts";
 import { ChromiumMissingError, locateChromium } from "./chromium.ts";
-import type { EgressRules } from "./egress.ts";
 import { BrowserFailure } from "./operations.ts";
+import type { EgressCheck } from "./proxy.ts";
 import {
   BrowserSession,
   discardPrepared,
@@ -20,7 +20,8 @@ import {
 } from "./session.ts";
 
 export interface SupervisorOptions {
-  egress: EgressRules;
+  /** src/egress's policy (check only): the operator's allow list and its catalog tools' origins. */
+  egress: EgressCheck;
   /** Calls with a browser at the same time; later ones wait for a slot. */
   maxSessions?: number;
   /** Resident memory of the browser and all its processes; above it the browser is killed. */

@@ -4,13 +4,17 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
-import { BrowserSupervisor, egressRulesFrom, inspectPage } from "../../src/browser/index.ts";
+import { BrowserSupervisor, inspectPage } from "../../src/browser/index.ts";
 import type { BrowserGrant } from "../../src/catalog/index.ts";
+import { createEgressPolicy } from "../../src/egress/index.ts";
 import { Sandbox, SandboxError } from "../../src/synth/index.ts";
 import { type Sites, startSites } from "../fixtures/browser-sites.ts";
 
 let sites: Sites;
-const browser = new BrowserSupervisor({ egress: egressRulesFrom("127.0.0.1"), maxSessions: 2 });
+const browser = new BrowserSupervisor({
+  egress: createEgressPolicy({ allow: ["127.0.0.1"] }),
+  maxSessions: 2,
+});
 const sandbox = new Sandbox({ browser, defaultTimeoutMs: 20_000 });
 
 before(async () => {
@@ -250,7 +254,10 @@ describe("supervision", () => {
   });
 
   it("kills a browser over its memory ceiling; the call in flight is answered browser_crashed", async () => {
-    const tight = new BrowserSupervisor({ egress: egressRulesFrom("127.0.0.1"), memoryCeilingMb: 1 });
+    const tight = new BrowserSupervisor({
+      egress: createEgressPolicy({ allow: ["127.0.0.1"] }),
+      memoryCeilingMb: 1,
+    });
     const tightSandbox = new Sandbox({ browser: tight });
     try {
       const error = await failure(
@@ -276,7 +283,10 @@ describe("supervision", () => {
 
 describe("a browser that stops answering", () => {
   it("is killed when it cannot make a call's context in time; the call is answered, the next one works", async () => {
-    const frozen = new BrowserSupervisor({ egress: egressRulesFrom("127.0.0.1"), answerTimeoutMs: 1_000 });
+    const frozen = new BrowserSupervisor({
+      egress: createEgressPolicy({ allow: ["127.0.0.1"] }),
+      answerTimeoutMs: 1_000,
+    });
     const frozenSandbox = new Sandbox({ browser: frozen });
     const code = `async function first(args, ctx) {
       await ctx.browser.open(args.url);
@@ -306,7 +316,7 @@ describe("a browser that stops answering", () => {
 
 describe("egress", () => {
   it("refuses loopback to a tool whose allowlist names it when the operator has not allowed it", async () => {
-    const strict = new BrowserSupervisor({ egress: egressRulesFrom(undefined) });
+    const strict = new BrowserSupervisor({ egress: createEgressPolicy() });
     const strictSandbox = new Sandbox({ browser: strict });
     try {
       const error = await failure(
@@ -317,7 +327,10 @@ describe("egress", () => {
           capabilities: { browser: grant() },
         }),
       );
-      assert.match(error.message, /BrowserError: blocked: .*loopback, private or link-local address/);
+      assert.match(
+        error.message,
+        /BrowserError: blocked: .*127\.0\.0\.1 is not a public address \(loopback\)/,
+      );
       assert.ok(!sites.hits.includes("/static?egress"), "the proxy never connected to the site");
     } finally {
       strictSandbox.close();

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { BrowserSupervisor, egressRulesFrom, inspectPage } from "../../browser/index.ts";
+import { BrowserSupervisor, inspectPage } from "../../browser/index.ts";
 import { readEnv } from "../../config/index.ts";
+import { createEgressPolicy } from "../../egress/index.ts";
 import { parseCommand } from "../args.ts";
 import { UsageError } from "../errors.ts";
 import type { Command } from "../main.ts";
@@ -38,7 +39,7 @@ export const command: Command = {
       throw new UsageError(`"${url}" is not an http or https URL`);
     const env = readEnv();
     const browser = new BrowserSupervisor({
-      egress: egressRulesFrom(env.SWITCHBOARD_EGRESS_ALLOW.join(",")),
+      egress: createEgressPolicy({ allow: env.SWITCHBOARD_EGRESS_ALLOW }),
       ...(env.SWITCHBOARD_CHROMIUM ? { executable: env.SWITCHBOARD_CHROMIUM } : {}),
     });
     try {

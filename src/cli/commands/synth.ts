@@ -1,9 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { BrowserSupervisor, egressRulesFrom } from "../../browser/index.ts";
+import { BrowserSupervisor } from "../../browser/index.ts";
 import { ToolRegistry } from "../../catalog/index.ts";
 import { readEnv } from "../../config/index.ts";
+import { createEgressPolicy } from "../../egress/index.ts";
 import { FileStore } from "../../store/index.ts";
 import { Sandbox, type SynthesisFailure, type SynthesisIssue, synthesize } from "../../synth/index.ts";
 import { parseCommand } from "../args.ts";
@@ -129,7 +130,7 @@ async function synth(options: z.infer<typeof optionsSchema>, started: number): P
   const env = readEnv();
   // Launched only if the tool uses ctx.browser.
   const browser = new BrowserSupervisor({
-    egress: egressRulesFrom(env.SWITCHBOARD_EGRESS_ALLOW),
+    egress: createEgressPolicy({ allow: env.SWITCHBOARD_EGRESS_ALLOW }),
     ...(env.SWITCHBOARD_CHROMIUM ? { executable: env.SWITCHBOARD_CHROMIUM } : {}),
   });
   // One synthesis needs one sandbox host process; starting a second would only compete with it for CPU.
