@@ -208,6 +208,29 @@ describe("ctx.browser", () => {
     );
   });
 
+  it("holds a call to its page count and its content size", async () => {
+    const value = await run(
+      "bounded",
+      `async function bounded(args, ctx) {
+        const attempt = async (work) => { try { await work(); return "ok"; } catch (error) { return error.message; } };
+        await ctx.browser.open(args.origin + "/static");
+        return {
+          content: await attempt(() => ctx.browser.content()),
+          second: await attempt(() => ctx.browser.open(args.origin + "/item/1")),
+          text: (await ctx.browser.text("#stories > li.story")).length,
+        };
+      }`,
+      {},
+      { maxPages: 1, maxContentChars: 200 },
+    );
+    assert.match(
+      String(value.content),
+      /^limit: content\(\) is \d+ characters, more than maxContentChars 200$/,
+    );
+    assert.equal(value.second, "limit: a call may open at most 1 pages (maxPages)");
+    assert.equal(value.text, "Alpha ships".length);
+  });
+
   it("ends a page that never finishes loading at its deadline", async () => {
     const error = await failure(
       run(
