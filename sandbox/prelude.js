@@ -29,6 +29,7 @@ function prelude() {
   const ArrayProto = Array.prototype;
   const push = ArrayProto.push;
   const join = ArrayProto.join;
+  const arrayMap = ArrayProto.map;
   const setAdd = Set.prototype.add;
   const setHas = Set.prototype.has;
   const setDelete = Set.prototype.delete;
@@ -317,6 +318,70 @@ function prelude() {
       else waiting.reject(new NativeError(payload));
     }
 
+    /**
+     * ctx.browser: each method sends one plain-data request (copied through encode, which refuses
+     * anything but plain data) and answers the parent's JSON reply. Nothing of the page reaches the tool
+     * but that copied data, and no method takes code to run in the page. A refusal is a BrowserError
+     * whose message starts with its class (timeout, blocked, browser_crashed…).
+     */
+    function makeBrowser() {
+      const send = async (request) => {
+        const json = encode(request, maxOutputChars);
+        let reply;
+        try {
+          reply = await ask("browser", json);
+        } catch (error) {
+          defineProperty(error, "name", { value: "BrowserError" });
+          throw error;
+        }
+        return parse(reply);
+      };
+      const timeoutOf = (options) => (options === undefined ? undefined : options.timeoutMs);
+      const optionalString = (value) => (value === undefined ? undefined : StringCtor(value));
+      return freeze({
+        open: (url) => send({ op: "open", url: StringCtor(url) }),
+        waitFor: (target, options) =>
+          send({
+            op: "waitFor",
+            target: typeof target === "string" ? target : { text: StringCtor(target?.text) },
+            timeoutMs: timeoutOf(options),
+          }),
+        click: (selector, options) =>
+          send({ op: "click", selector: StringCtor(selector), timeoutMs: timeoutOf(options) }),
+        fill: (selector, value, options) =>
+          send({
+            op: "fill",
+            selector: StringCtor(selector),
+            value: StringCtor(value),
+            timeoutMs: timeoutOf(options),
+          }),
+        select: (selector, ...values) =>
+          send({
+            op: "select",
+            selector: StringCtor(selector),
+            values: apply(arrayMap, values, [(v) => StringCtor(v)]),
+          }),
+        press: (key, options) =>
+          send({ op: "press", key: StringCtor(key), selector: optionalString(options?.selector) }),
+        text: (selector) => send({ op: "text", selector: optionalString(selector) }),
+        extract: (selector, options) =>
+          send({
+            op: "extract",
+            selector: StringCtor(selector),
+            attrs: options?.attrs,
+            limit: options?.limit,
+          }),
+        screenshot: (options) =>
+          send({
+            op: "screenshot",
+            selector: optionalString(options?.selector),
+            fullPage: options?.fullPage,
+          }),
+        content: () => send({ op: "content" }),
+        blocked: () => send({ op: "blocked" }),
+      });
+    }
+
     function makeCtx(lines) {
       const ctx = { console: makeConsole(lines) };
       if (isGranted("fetch")) {
@@ -330,6 +395,7 @@ function prelude() {
           return makeResponse(await ask("fetch", encode(fetchRequest, maxOutputChars)));
         };
       }
+      if (isGranted("browser")) ctx.browser = makeBrowser();
       if (isGranted("html")) {
         ctx.html = async (markup, selector, options = {}) =>
           parse(

@@ -10,7 +10,7 @@ import { proxiedFetch } from "./capabilities.ts";
 type Performer = (grant: unknown, json: string, signal: AbortSignal) => Promise<string>;
 
 /** The capabilities that are requests to the parent (`console` is the prelude's own). */
-const REQUESTS = ["fetch", "html"] as const;
+const REQUESTS = ["fetch", "html", "browser"] as const;
 
 /** Names of the request capabilities a tool was granted, for the prelude to expose on ctx. */
 export function grantedNames(capabilities: Capabilities): string[] {
@@ -80,18 +80,37 @@ class HtmlWorker {
   }
 }
 
+/**
+ * Performs ctx.browser requests (src/browser's supervisor): JSON in, JSON out. A call's page lives until
+ * the call's signal aborts, which the sandbox does when the call is answered. Passed in, so synth needs
+ * no Chromium.
+ */
+export interface BrowserCapability {
+  perform(grant: NonNullable<Capabilities["browser"]>, json: string, signal: AbortSignal): Promise<string>;
+}
+
 export class CapabilityRequests {
   private readonly html = new HtmlWorker();
   private readonly egress: EgressPolicy | undefined;
+  private readonly browser: BrowserCapability | undefined;
   private readonly performers: Record<(typeof REQUESTS)[number], Performer> = {
     fetch: (grant, json, signal) =>
       proxiedFetch(grant as NonNullable<Capabilities["fetch"]>, json, signal, this.egress),
     html: (_grant, json, signal) => this.html.select(json, signal),
+    browser: async (grant, json, signal) => {
+      if (this.browser === undefined)
+        throw new Error("unavailable: this service was started without a browser");
+      return this.browser.perform(grant as NonNullable<Capabilities["browser"]>, json, signal);
+    },
   };
 
-  /** `egress`: where ctx.fetch may connect (capabilities.ts decides without one). */
-  constructor(egress: EgressPolicy | undefined) {
+  /**
+   * `egress`: where ctx.fetch may connect (capabilities.ts decides without one); `browser`: what serves
+   * ctx.browser (a tool granted it fails when it uses it without one).
+   */
+  constructor(egress: EgressPolicy | undefined, browser?: BrowserCapability) {
     this.egress = egress;
+    this.browser = browser;
   }
 
   /** Whether `name` is a capability this tool holds; a host asking for any other one is not to be trusted. */

@@ -1,4 +1,5 @@
 export { isAllowed } from "./capabilities.ts";
+export type { BrowserCapability } from "./capability-requests.ts";
 export { checkCode } from "./check.ts";
 export { type ConsoleLine, SandboxError, type SandboxErrorKind, type Violation } from "./errors.ts";
 export {
@@ -10,7 +11,6 @@ export {
   synthesizeFromIntent,
 } from "./llm.ts";
 export {
-  type BrowserCapability,
   Sandbox,
   type SandboxOptions,
   type SandboxRunRequest,

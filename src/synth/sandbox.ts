@@ -16,7 +16,7 @@ import { availableParallelism } from "node:os";
 import { LRUCache } from "lru-cache";
 import type { Capabilities } from "../catalog/index.ts";
 import type { EgressPolicy } from "../egress/index.ts";
-import { CapabilityRequests, grantedNames } from "./capability-requests.ts";
+import { type BrowserCapability, CapabilityRequests, grantedNames } from "./capability-requests.ts";
 import { checkCode } from "./check.ts";
 import { type ConsoleLine, SandboxError } from "./errors.ts";
 import { authorColumn } from "./host/strict.ts";
@@ -46,6 +46,8 @@ export interface SandboxOptions {
   hostEntry?: string;
   /** Where ctx.fetch may connect; without one, public addresses only. */
   egress?: EgressPolicy;
+  /** Serves ctx.browser (src/browser's supervisor); without it a tool granted `browser` fails using it. */
+  browser?: BrowserCapability;
 }
 
 export interface SandboxRunRequest {
@@ -122,7 +124,7 @@ export class Sandbox {
     this.hostMemoryLimitMb = options.hostMemoryLimitMb ?? 512;
     this.maxCallsPerHost = Math.max(1, options.maxCallsPerHost ?? 8);
     this.hostEntry = options.hostEntry;
-    this.requests = new CapabilityRequests(options.egress);
+    this.requests = new CapabilityRequests(options.egress, options.browser);
     this.hostConfig = {
       memoryLimitMb: this.memoryLimitMb,
       maxOutputChars: this.maxOutputChars,
