@@ -8,6 +8,9 @@ export const switchboardConfigSchema = z.strictObject({
   catalog: z.string().min(1),
   data: z.string().min(1),
   embedder: z.strictObject({ kind: z.enum(EMBEDDER_KINDS), model: z.string().min(1).optional() }),
+  /** Shared stores for several replicas (docs/deploy.md); without them the data folder holds everything. */
+  database: z.string().min(1).optional(),
+  redis: z.string().min(1).optional(),
   /** An OpenAI-compatible chat endpoint that writes tools when nothing matches; synthesis from code works without. */
   llm: z
     .strictObject({ baseUrl: z.url(), model: z.string().min(1), apiKey: z.string().min(1).optional() })
@@ -64,6 +67,8 @@ export function configFrom(env: Env, overrides: ConfigOverrides = {}): Switchboa
     browser: {
       ...(env.SWITCHBOARD_CHROMIUM ? { chromium: env.SWITCHBOARD_CHROMIUM } : {}),
     },
+    ...(env.SWITCHBOARD_DATABASE_URL ? { database: env.SWITCHBOARD_DATABASE_URL } : {}),
+    ...(env.SWITCHBOARD_REDIS_URL ? { redis: env.SWITCHBOARD_REDIS_URL } : {}),
   });
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];

@@ -29,7 +29,6 @@ import { Dispatcher, estimateTokens } from "../dispatch/index.ts";
 import { createEgressPolicy } from "../egress/index.ts";
 import { createEmbedder, type Embedder } from "../embed/index.ts";
 import { Router } from "../router/index.ts";
-import { FileStore } from "../store/index.ts";
 import {
   type IntentOutcome,
   type IntentRequest,
@@ -54,6 +53,7 @@ import {
   type SynthesizeRequest,
   type ToolCall,
 } from "./requests.ts";
+import { openScaleOut, storeProblem } from "./scale-out.ts";
 import { recordToolSpan } from "./tracing.ts";
 import {
   AppError,
@@ -81,15 +81,21 @@ interface Index {
   embedder: Embedder;
 }
 
+/** A call that may change something: run at most once across replicas when they share Redis. */
+const isWrite = (tool: Tool | undefined) =>
+  (tool?.policy?.kind ?? (tool?.annotations?.readOnlyHint ? "read" : "write")) !== "read";
+
 export async function openSwitchboard(config: SwitchboardConfig, options: OpenOptions): Promise<Switchboard> {
   const { logger } = options;
-  const store = new FileStore(config.data);
+  const scaleOut = await openScaleOut(config);
+  const { store } = scaleOut;
   const { security } = config;
   const registry = await ToolRegistry.open({
     store,
     catalog: config.catalog,
     admission: { mcpCommands: security.mcpCommands, toolSecrets: security.toolSecrets },
   });
+  scaleOut.followCatalog(registry, logger);
   // The operator's catalog files are trusted with what they name: their destinations join the egress
   // allowlist, and their bindings may start their commands and read the secrets they reference.
   const operatorTools = registry.entries().filter((entry) => entry.origin === "catalog");
@@ -109,6 +115,7 @@ export async function openSwitchboard(config: SwitchboardConfig, options: OpenOp
         tools: registry.list(),
         store,
         embedder,
+        indexEmbedder: scaleOut.indexEmbedder(embedder),
         ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       });
       logger.info({ index: router.report, tools: registry.list().length }, "index ready");
@@ -130,6 +137,7 @@ export async function openSwitchboard(config: SwitchboardConfig, options: OpenOp
   });
   await dispatcher.ready();
   const metrics = new Metrics(() => dispatcher.breakers());
+  scaleOut.shareDispatcher(dispatcher, metrics);
   dispatcher.on("call", (result) => {
     metrics.toolDuration.observe({ tool: result.name, status: result.status }, result.timing.totalMs / 1000);
     recordToolSpan(result);
@@ -203,7 +211,12 @@ export async function openSwitchboard(config: SwitchboardConfig, options: OpenOp
       return { ...call, name: name ?? call.name };
     });
     if (unknown.length > 0) throw new AppError("not_found", `unknown tool(s): ${unknown.join(", ")}`);
-    return dispatcher.execute(resolved, options);
+    return scaleOut.executeOnce(
+      resolved,
+      (call) => isWrite(registry.get(call.name)),
+      (mine) => dispatcher.execute(mine, options),
+      options.signal,
+    );
   }
 
   /** A tool granted `browser` is refused, with how to install Chromium, where Chromium is missing. */
@@ -221,7 +234,7 @@ export async function openSwitchboard(config: SwitchboardConfig, options: OpenOp
       return stored;
     } catch (error) {
       if (error instanceof ToolValidationError) throw new AppError("invalid", error.message, error.issues);
-      throw error;
+      throw storeProblem(error);
     }
   }
 
@@ -367,10 +380,14 @@ export async function openSwitchboard(config: SwitchboardConfig, options: OpenOp
   async function feedback(pairs: FeedbackPair[], voter: Voter): Promise<FeedbackOutcome> {
     const unknown = pairs.flatMap((p, i) => (registry.get(p.tool) ? [] : [`pairs.${i}.tool "${p.tool}"`]));
     if (unknown.length > 0) throw new AppError("not_found", `unknown tool(s): ${unknown.join(", ")}`);
-    const { learn, outcome } = await feedbackGate.vote(pairs, voter, (name) => registry.get(name));
-    // One locked write and one embedding batch for the whole request.
-    if (learn.length > 0) await (await index()).router.recordFeedbackMany(learn);
-    return outcome;
+    try {
+      const { learn, outcome } = await feedbackGate.vote(pairs, voter, (name) => registry.get(name));
+      // One locked write and one embedding batch for the whole request.
+      if (learn.length > 0) await (await index()).router.recordFeedbackMany(learn);
+      return outcome;
+    } catch (error) {
+      throw storeProblem(error);
+    }
   }
 
   return {
@@ -382,13 +399,15 @@ export async function openSwitchboard(config: SwitchboardConfig, options: OpenOp
     getTool: (name) => registry.get(name),
     putTool: (tool) => register(tool, "api"),
     async deleteTool(name) {
-      if (!(await registry.delete(name))) throw new AppError("not_found", `unknown tool "${name}"`);
+      if (!(await registry.delete(name).catch((error) => Promise.reject(storeProblem(error)))))
+        throw new AppError("not_found", `unknown tool "${name}"`);
       await indexing;
     },
     feedback,
     inspect,
     executions: () => dispatcher.executions(),
     breakers: () => dispatcher.breakers(),
+    stores: () => scaleOut.health(),
     metrics,
     async close() {
       await indexing;
@@ -400,6 +419,7 @@ export async function openSwitchboard(config: SwitchboardConfig, options: OpenOp
       await closeProviders();
       sandbox.close();
       await browser.close();
+      await scaleOut.close();
     },
   };
 }

@@ -14,6 +14,7 @@ import type {
   SynthesizeRequest,
   ToolCall,
 } from "./requests.ts";
+import type { StoresHealth } from "./scale-out.ts";
 
 export interface RoutedTool {
   name: string;
@@ -73,11 +74,14 @@ export interface Switchboard {
   inspect(request: InspectRequest): Promise<InspectReport>;
   executions(): unknown[];
   breakers(): unknown[];
+  /** The shared stores' state (off when not configured), for /readyz. */
+  stores(): StoresHealth;
   readonly metrics: Metrics;
   close(): Promise<void>;
 }
 
-export type AppErrorCode = "not_found" | "invalid" | "unavailable";
+/** store_unavailable: the shared database is away; the catalog cannot change until it returns. */
+export type AppErrorCode = "not_found" | "invalid" | "unavailable" | "store_unavailable";
 
 /** A failure the caller can act on; the servers map `code` to a status (404, 422, 503). */
 export class AppError extends Error {

@@ -168,8 +168,12 @@ export class ToolRegistry extends EventEmitter<{ change: [ToolChange] }> {
   }
 
   /** Re-reads the overlay, picking up changes made by other processes; emits an event per change. */
-  async reload(): Promise<void> {
-    this.#apply(await this.#store.readJson(OVERLAY_KEY, overlaySchema));
+  reload(): Promise<void> {
+    // In the write queue, so a slow read cannot apply an overlay older than one a write here just applied.
+    const run = async () => this.#apply(await this.#store.readJson(OVERLAY_KEY, overlaySchema));
+    const result = this.#queue.then(run, run);
+    this.#queue = result.catch(() => undefined);
+    return result;
   }
 
   #change(

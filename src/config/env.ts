@@ -43,6 +43,16 @@ export const envSchema = z.object({
   SWITCHBOARD_MAINTAINER_KEYS: keyList,
   /** A Chromium executable to use instead of the one @sparticuz/chromium ships. */
   SWITCHBOARD_CHROMIUM: z.string().min(1).optional(),
+  /** PostgreSQL shared by replicas (catalog overlay, feedback, calibrations, embeddings, execution log). */
+  SWITCHBOARD_DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+    .optional(),
+  /** Redis (or Valkey) shared by replicas (breakers, rate limits, idempotency keys). */
+  SWITCHBOARD_REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
+    .optional(),
   /** Requests per minute per API key on the HTTP API. */
   SWITCHBOARD_RATE_LIMIT: z.coerce.number().int().min(1).default(600),
   /** Executables an `mcp` binding of a tool put through the API or synthesized may start. */

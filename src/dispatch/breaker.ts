@@ -262,8 +262,9 @@ export class BreakerRegistry {
       // Restored breakers nobody has called yet are kept as they were.
       for (const [key, entry] of Object.entries(this.#restored))
         if (!this.#breakers.has(key)) breakers[key] = entry;
+      // An isolated breaker is held for another replica (holdOpen), which remembers it itself.
       for (const [key, b] of this.#breakers)
-        if (b.policy.state !== CircuitState.Closed)
+        if (b.policy.state !== CircuitState.Closed && b.policy.state !== CircuitState.Isolated)
           breakers[key] = {
             tool: b.tool,
             provider: b.provider,

@@ -318,6 +318,23 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
     return { ...this.#context };
   }
 
+  /**
+   * Holds a breaker open on behalf of another replica whose calls opened it (shared breaker state): calls
+   * here fail fast as breaker_open until the returned release. Undefined for a tool not known here.
+   */
+  holdOpen(toolName: string, provider: string): (() => void) | undefined {
+    const tool = this.#deps.tools.get(toolName);
+    if (!tool) return undefined;
+    const breaker = this.#breakers.get(
+      tool.name,
+      provider,
+      this.#policyOf(tool).breaker,
+      tool.policy?.errors,
+    );
+    const hold = breaker.policy.isolate();
+    return () => hold.dispose();
+  }
+
   /** Resolves once every breaker change so far is persisted; call it before shutting down. */
   close(): Promise<void> {
     return this.#breakers.flush();

@@ -41,6 +41,11 @@ export interface RouterOptions {
   tools: readonly Tool[];
   store: DataStore;
   embedder: RouterEmbedder;
+  /**
+   * Embeds tool texts and examples for the index (not queries); defaults to `embedder`. A shared store puts
+   * one in front that reuses the vectors another replica already computed.
+   */
+  indexEmbedder?: RouterEmbedder;
   onProgress?: (done: number, total: number) => void;
   /** Folder in the data store for this catalog's index, so catalogs sharing a data folder keep apart. */
   key?: string;
@@ -104,6 +109,7 @@ export class Router {
   private saving: Promise<void> = Promise.resolve();
   private saveTimer: NodeJS.Timeout | undefined;
   private readonly embedder: RouterEmbedder;
+  private indexEmbedder: RouterEmbedder;
   private readonly files: IndexFiles;
   private readonly feedback: FeedbackLog;
   private dense: DenseIndex;
@@ -117,6 +123,7 @@ export class Router {
     report: OpenReport,
   ) {
     this.embedder = embedder;
+    this.indexEmbedder = embedder;
     this.vectors = new VectorStore(embedder.dimension);
     this.files = files;
     this.feedback = feedback;
@@ -148,6 +155,7 @@ export class Router {
       entries: 0,
     };
     const router = new Router(embedder, files, feedback, dense, calibration, report);
+    if (options.indexEmbedder) router.indexEmbedder = options.indexEmbedder;
     for (const tool of tools) router.tools.set(tool.name, tool);
     const changed = await router.sync(undefined, options.onProgress);
     report.embedded = changed.added;
@@ -522,7 +530,7 @@ export class Router {
     const batch = 64;
     for (let i = 0; i < missing.length; i += batch) {
       const slice = missing.slice(i, i + batch);
-      const vectors = await this.embedder.embed(slice.map((m) => m.text));
+      const vectors = await this.indexEmbedder.embed(slice.map((m) => m.text));
       slice.forEach((m, j) => {
         const vector = vectors[j] as Float32Array;
         const label = this.files.nextLabel++;

@@ -10,6 +10,7 @@ import Fastify, { type FastifyReply, LogController } from "fastify";
 import packageJson from "../../package.json" with { type: "json" };
 import type { Switchboard } from "../app/index.ts";
 import type { Logger } from "../config/index.ts";
+import { connectRedis, startRedis } from "../shared/index.ts";
 import { type Access, AuthError, Authenticator, type Caller, type Keys } from "./auth.ts";
 import { Drain } from "./drain.ts";
 import { createMcpServer } from "./mcp.ts";
@@ -29,6 +30,8 @@ export interface HttpServerOptions {
   keys: Keys;
   /** Requests per minute per API key. */
   rateLimit: number;
+  /** Counts requests in this Redis so the limit holds across replicas (SWITCHBOARD_REDIS_URL). */
+  redisUrl?: string;
   logger: Logger;
   /** Default DRAIN_DEADLINE_MS. */
   drainDeadlineMs?: number;
@@ -130,8 +133,15 @@ export async function createHttpServer(options: HttpServerOptions) {
     auth.authorize(request.caller, access, `${request.method} ${request.routeOptions.url}`);
   });
 
+  const redis = options.redisUrl ? connectRedis(options.redisUrl) : undefined;
+  if (redis) {
+    await startRedis(redis);
+    server.addHook("onClose", async () => redis.disconnect());
+  }
   await server.register(rateLimit, {
     max: options.rateLimit,
+    // While Redis is away requests pass unlimited rather than fail: availability over the limit.
+    ...(redis ? { redis, skipOnError: true, nameSpace: "switchboard:rate:" } : {}),
     timeWindow: 60_000,
     // After authentication (onRequest) and before the body is read, so a limited key costs no parsing.
     hook: "preParsing",
@@ -189,8 +199,11 @@ export async function createHttpServer(options: HttpServerOptions) {
 
   server.get("/healthz", async () => ({ status: "ok" }));
   server.get("/readyz", async () => {
-    readyApp();
-    return { status: "ready" };
+    // Ready even on a local fallback (the replica routes and runs calls); `stores` says what is degraded.
+    const stores = readyApp().stores();
+    return stores.postgres === "off" && stores.redis === "off"
+      ? { status: "ready" }
+      : { status: "ready", stores };
   });
   server.get("/metrics", { config: { access: "agent" } }, async (_request, reply) => {
     const ready = readyApp();

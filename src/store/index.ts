@@ -1,2 +1,4 @@
 export { withFileLock, writeAtomic, writeAtomicVia } from "./atomic.ts";
-export { type DataStore, FileStore, StoreError } from "./store.ts";
+export { sharedEmbeddings } from "./pg-embeddings.ts";
+export { PgStore } from "./pg-store.ts";
+export { type DataStore, FileStore, StoreError, StoreUnavailableError } from "./store.ts";

@@ -5,6 +5,16 @@ import { join, relative, resolve, sep } from "node:path";
 import type { z } from "zod";
 import { withFileLock, writeAtomic, writeAtomicVia } from "./atomic.ts";
 
+/** The shared store cannot be reached (PostgreSQL down or restarting); the change was not made. */
+export class StoreUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(
+      `the shared database is unreachable (${(cause as Error)?.message ?? cause}); the change was not made`,
+    );
+    this.name = "StoreUnavailableError";
+  }
+}
+
 export class StoreError extends Error {
   readonly key: string;
   constructor(key: string, message: string) {
@@ -30,6 +40,24 @@ export interface DataStore {
   delete(key: string): Promise<void>;
   list(prefix: string): Promise<string[]>;
 }
+
+/** Stored bytes as JSON checked by `schema`; StoreError naming the key and the place otherwise. */
+export function parseStored<T>(key: string, bytes: Uint8Array, schema: z.ZodType<T>): T {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(bytes).toString("utf8"));
+  } catch (error) {
+    throw new StoreError(key, `not valid JSON (${(error as Error).message})`);
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new StoreError(key, `unexpected content at ${issue?.path.join(".") || "root"}: ${issue?.message}`);
+  }
+  return parsed.data;
+}
+
+export const jsonBytes = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 
 /**
  * Temporary files a crash can leave behind: ours end in `.tmp`, write-file-atomic's in `.<uint32>`, and
@@ -67,26 +95,11 @@ export class FileStore implements DataStore {
 
   async readJson<T>(key: string, schema: z.ZodType<T>): Promise<T | undefined> {
     const bytes = await this.readBytes(key);
-    if (bytes === undefined) return undefined;
-    let value: unknown;
-    try {
-      value = JSON.parse(Buffer.from(bytes).toString("utf8"));
-    } catch (error) {
-      throw new StoreError(key, `not valid JSON (${(error as Error).message})`);
-    }
-    const parsed = schema.safeParse(value);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new StoreError(
-        key,
-        `unexpected content at ${issue?.path.join(".") || "root"}: ${issue?.message}`,
-      );
-    }
-    return parsed.data;
+    return bytes === undefined ? undefined : parseStored(key, bytes, schema);
   }
 
   writeJson(key: string, value: unknown): Promise<void> {
-    return this.writeBytes(key, `${JSON.stringify(value, null, 2)}\n`);
+    return this.writeBytes(key, jsonBytes(value));
   }
 
   updateJson<T>(key: string, schema: z.ZodType<T>, change: (current: T | undefined) => T): Promise<T> {

@@ -27,6 +27,7 @@ Environment:
   SWITCHBOARD_AGENT_KEYS, SWITCHBOARD_MAINTAINER_KEYS   comma-separated bearer keys; none = no auth (loopback only)
   SWITCHBOARD_RATE_LIMIT                                requests per minute per key (default 600)
   SWITCHBOARD_FEEDBACK_QUORUM                           agent keys that must agree before feedback is learned (3)
+  SWITCHBOARD_DATABASE_URL, SWITCHBOARD_REDIS_URL       shared stores for several replicas (docs/deploy.md)
   SWITCHBOARD_LLM_BASE_URL, _MODEL, _API_KEY            OpenAI-compatible endpoint for synthesis from intent
 
 Examples:
@@ -77,6 +78,7 @@ export const command: Command = {
       app: opening,
       keys,
       rateLimit: env.SWITCHBOARD_RATE_LIMIT,
+      ...(config.redis ? { redisUrl: config.redis } : {}),
       logger,
     });
     const address = await server.listen({ host, port: options.port ?? env.SWITCHBOARD_PORT });

@@ -1,0 +1,175 @@
+// What changes when several replicas share one PostgreSQL and one Redis (docs/deploy.md), kept here so the
+// composition root only asks: which store, which index embedder, follow the catalog, share the breakers,
+// run writes once. Without the two URLs every part is the single-process default.
+import { Gauge } from "prom-client";
+import { OVERLAY_KEY, type ToolRegistry } from "../catalog/index.ts";
+import type { Logger } from "../config/index.ts";
+import type { CallResult, Dispatcher } from "../dispatch/index.ts";
+import type { RouterEmbedder } from "../router/index.ts";
+import { openSharedState, type SharedState, type StoreHealth, shareBreakers } from "../shared/index.ts";
+import {
+  type DataStore,
+  FileStore,
+  PgStore,
+  StoreUnavailableError,
+  sharedEmbeddings,
+} from "../store/index.ts";
+import type { SwitchboardConfig } from "./config.ts";
+import type { Metrics } from "./metrics.ts";
+import type { ToolCall } from "./requests.ts";
+import { AppError } from "./types.ts";
+
+export interface StoresHealth {
+  postgres: StoreHealth;
+  redis: StoreHealth;
+  /** Breakers held open here because another replica's calls opened them. */
+  heldBreakers: string[];
+}
+
+export interface ScaleOut {
+  readonly store: DataStore;
+  indexEmbedder(embedder: RouterEmbedder): RouterEmbedder;
+  /** Re-reads the catalog overlay whenever another replica changes it (and after a database outage). */
+  followCatalog(registry: ToolRegistry, logger: Logger): void;
+  shareDispatcher(dispatcher: Dispatcher, metrics: Metrics): void;
+  /** Runs `calls`, each write call at most once across replicas (by call id). */
+  executeOnce(
+    calls: ToolCall[],
+    isWrite: (call: ToolCall) => boolean,
+    run: (calls: ToolCall[]) => Promise<CallResult[]>,
+    signal?: AbortSignal,
+  ): Promise<CallResult[]>;
+  health(): StoresHealth;
+  close(): Promise<void>;
+}
+
+/** A shared store that is away becomes the caller's 503 with its own code; anything else is unchanged. */
+export function storeProblem(error: unknown): unknown {
+  return error instanceof StoreUnavailableError ? new AppError("store_unavailable", error.message) : error;
+}
+
+export async function openScaleOut(config: SwitchboardConfig): Promise<ScaleOut> {
+  const pg = config.database ? await PgStore.open({ url: config.database, root: config.data }) : undefined;
+  let shared: SharedState<CallResult>;
+  try {
+    shared = await openSharedState<CallResult>(config.redis ? { redisUrl: config.redis } : {});
+  } catch (error) {
+    await pg?.close();
+    throw error;
+  }
+  let held: () => string[] = () => [];
+  const health = (): StoresHealth => ({
+    postgres: pg ? (pg.available ? "up" : "down") : "off",
+    redis: shared.redis(),
+    heldBreakers: held(),
+  });
+
+  return {
+    store: pg ?? new FileStore(config.data),
+    indexEmbedder: (embedder) => (pg ? sharedEmbeddings(embedder, pg.pool) : embedder),
+
+    followCatalog(registry, logger) {
+      if (!pg) return;
+      // Coalesced: changes arriving during a reload are picked up by one more reload, not one each.
+      let running = false;
+      let again = false;
+      const reload = async () => {
+        if (running) {
+          again = true;
+          return;
+        }
+        running = true;
+        do {
+          again = false;
+          await registry
+            .reload()
+            .catch((error: Error) => logger.warn({ err: error }, "catalog reload failed"));
+        } while (again);
+        running = false;
+      };
+      pg.subscribe(OVERLAY_KEY, () => void reload());
+    },
+
+    shareDispatcher(dispatcher, metrics) {
+      held = shareBreakers(dispatcher, shared.breakers, shared.breakerHoldMs);
+      const log = pg ? executionArchive(pg) : undefined;
+      if (log) dispatcher.on("call", log);
+      new Gauge({
+        name: "switchboard_shared_store_up",
+        help: "1 when a configured shared store (postgres, redis) is reachable, 0 while this replica runs on its local fallback",
+        labelNames: ["store"] as const,
+        registers: [metrics.registry],
+        collect() {
+          const now = health();
+          for (const store of ["postgres", "redis"] as const)
+            if (now[store] !== "off") this.set({ store }, now[store] === "up" ? 1 : 0);
+        },
+      });
+    },
+
+    async executeOnce(calls, isWrite, run, signal) {
+      if (!config.redis || !calls.some(isWrite)) return run(calls);
+      const results: (CallResult | undefined)[] = new Array(calls.length);
+      const claims = await Promise.all(
+        calls.map((call) =>
+          isWrite(call) ? shared.idempotency.claim(call.id, signal) : { kind: "run" as const },
+        ),
+      );
+      const mine = calls.filter((_, i) => claims[i]?.kind === "run");
+      let ran: CallResult[];
+      try {
+        ran = await run(mine);
+      } catch (error) {
+        await Promise.all(mine.filter(isWrite).map((call) => shared.idempotency.abandon(call.id)));
+        throw error;
+      }
+      let next = 0;
+      calls.forEach((call, i) => {
+        const claim = claims[i];
+        if (claim?.kind === "done") results[i] = claim.result;
+        else {
+          const result = ran[next++] as CallResult;
+          results[i] = result;
+          if (isWrite(call)) void shared.idempotency.finish(call.id, result);
+        }
+      });
+      return results as CallResult[];
+    },
+
+    health,
+    async close() {
+      await shared.close();
+      await pg?.close();
+    },
+  };
+}
+
+/** Finished calls appended to the shared execution log in small batches; dropped while the database is away. */
+function executionArchive(pg: PgStore): (result: CallResult) => void {
+  let pending: CallResult[] = [];
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    const batch = pending;
+    pending = [];
+    pg.pool
+      .query(
+        `insert into switchboard_executions (call_id, tool, status, record)
+         select * from unnest($1::text[], $2::text[], $3::text[], $4::jsonb[])`,
+        [
+          batch.map((r) => r.id),
+          batch.map((r) => r.name),
+          batch.map((r) => r.status),
+          batch.map((r) => JSON.stringify(r)),
+        ],
+      )
+      .catch(() => undefined);
+  };
+  return (result) => {
+    if (pending.length >= 10_000) return;
+    pending.push(result);
+    if (scheduled) return;
+    scheduled = true;
+    setTimeout(flush, 200).unref();
+  };
+}

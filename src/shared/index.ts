@@ -1,0 +1,16 @@
+export {
+  type BreakerAnnouncement,
+  type BreakerHost,
+  type BreakerStateStore,
+  LocalBreakerStateStore,
+  RedisBreakerStateStore,
+  shareBreakers,
+} from "./breakers.ts";
+export {
+  type Claim,
+  type IdempotencyStore,
+  LocalIdempotencyStore,
+  RedisIdempotencyStore,
+} from "./idempotency.ts";
+export { connectRedis, startRedis } from "./redis.ts";
+export { openSharedState, type SharedState, type StoreHealth } from "./shared-state.ts";

@@ -1,0 +1,21 @@
+// One ioredis connection per purpose, set to fail fast while Redis is away (no offline queue, one retry)
+// and to reconnect by itself: every user of shared state has a local fallback and must not wait.
+import { Redis } from "ioredis";
+
+export function connectRedis(url: string): Redis {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2000,
+    retryStrategy: (times) => Math.min(100 * times, 1000),
+  });
+  // Connection errors are seen through `status`; without a listener ioredis would print each one.
+  redis.on("error", () => undefined);
+  return redis;
+}
+
+/** Connects; a Redis that is down at start is not fatal, the client keeps trying in the background. */
+export async function startRedis(redis: Redis): Promise<void> {
+  await redis.connect().catch(() => undefined);
+}

@@ -1,0 +1,64 @@
+// The hot state replicas share through Redis (SWITCHBOARD_REDIS_URL), each part behind a small interface
+// with a local default, so one process without Redis runs exactly as before and a replica whose Redis is
+// away falls back to its own breakers and cache.
+import { randomUUID } from "node:crypto";
+import type { Redis } from "ioredis";
+import { type BreakerStateStore, LocalBreakerStateStore, RedisBreakerStateStore } from "./breakers.ts";
+import { type IdempotencyStore, LocalIdempotencyStore, RedisIdempotencyStore } from "./idempotency.ts";
+import { connectRedis, startRedis } from "./redis.ts";
+
+/** off: not configured; up; down: configured but unreachable (running on local fallbacks). */
+export type StoreHealth = "off" | "up" | "down";
+
+export interface SharedState<R> {
+  /** This process among the replicas, in announcements. */
+  readonly replica: string;
+  readonly breakers: BreakerStateStore;
+  readonly idempotency: IdempotencyStore<R>;
+  /** How long another replica's open breaker is held here without news from its opener. */
+  readonly breakerHoldMs: number;
+  redis(): StoreHealth;
+  close(): Promise<void>;
+}
+
+export interface SharedStateOptions {
+  redisUrl?: string;
+  /** Defaults: 60 s hold, results kept a day, a claim held 5 minutes. */
+  breakerHoldMs?: number;
+  keepResultsMs?: number;
+  runningClaimMs?: number;
+}
+
+export async function openSharedState<R>(options: SharedStateOptions): Promise<SharedState<R>> {
+  const replica = randomUUID();
+  const breakerHoldMs = options.breakerHoldMs ?? 60_000;
+  if (!options.redisUrl)
+    return {
+      replica,
+      breakers: new LocalBreakerStateStore(),
+      idempotency: new LocalIdempotencyStore<R>(),
+      breakerHoldMs,
+      redis: () => "off",
+      async close() {},
+    };
+  const redis: Redis = connectRedis(options.redisUrl);
+  const subscriber = redis.duplicate();
+  subscriber.on("error", () => undefined);
+  const breakers = new RedisBreakerStateStore(redis, subscriber, replica, breakerHoldMs);
+  await Promise.all([startRedis(redis), startRedis(subscriber)]);
+  return {
+    replica,
+    breakers,
+    idempotency: new RedisIdempotencyStore<R>(redis, {
+      keepMs: options.keepResultsMs ?? 86_400_000,
+      runningMs: options.runningClaimMs ?? 300_000,
+      pollMs: 25,
+    }),
+    breakerHoldMs,
+    redis: () => (redis.status === "ready" ? "up" : "down"),
+    async close() {
+      await breakers.close();
+      redis.disconnect();
+    },
+  };
+}

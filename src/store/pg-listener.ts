@@ -1,0 +1,76 @@
+// LISTEN on the store's change channel with a dedicated connection that comes back by itself: while the
+// database is away the replica keeps serving from memory; on reconnecting every subscriber is told to
+// re-read, which catches up on whatever changed meanwhile (notifications are not queued for absent
+// listeners).
+import pg from "pg";
+
+const RETRY_MS = [100, 250, 500, 1000, 2000];
+
+export class ChangeListener {
+  readonly #url: string;
+  readonly #onChange: (key: string) => void;
+  readonly #onConnected: () => void;
+  #client: pg.Client | undefined;
+  #attempt = 0;
+  #closed = false;
+  #timer: NodeJS.Timeout | undefined;
+  connected = false;
+
+  constructor(url: string, onChange: (key: string) => void, onConnected: () => void) {
+    this.#url = url;
+    this.#onChange = onChange;
+    this.#onConnected = onConnected;
+  }
+
+  /** Resolves once listening; a failure here is the caller's (the database must be up at start). */
+  async start(): Promise<void> {
+    await this.#connect();
+  }
+
+  async #connect(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.#url, connectionTimeoutMillis: 2000 });
+    client.on("error", () => this.#lost(client));
+    client.on("end", () => this.#lost(client));
+    client.on("notification", (message) => {
+      if (message.payload) this.#onChange(message.payload);
+    });
+    try {
+      await client.connect();
+      await client.query("listen switchboard_data");
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    this.#client = client;
+    this.#attempt = 0;
+    this.connected = true;
+  }
+
+  #lost(client: pg.Client): void {
+    if (this.#client !== client) return;
+    this.#client = undefined;
+    this.connected = false;
+    client.end().catch(() => undefined);
+    this.#retry();
+  }
+
+  #retry(): void {
+    if (this.#closed) return;
+    const delay = RETRY_MS[Math.min(this.#attempt++, RETRY_MS.length - 1)];
+    this.#timer = setTimeout(() => {
+      this.#connect().then(
+        () => this.#onConnected(),
+        () => this.#retry(),
+      );
+    }, delay);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    const client = this.#client;
+    this.#client = undefined;
+    this.connected = false;
+    await client?.end().catch(() => undefined);
+  }
+}
