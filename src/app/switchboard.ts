@@ -90,11 +90,16 @@ export async function openSwitchboard(config: SwitchboardConfig, options: OpenOp
   const scaleOut = await openScaleOut(config);
   const { store } = scaleOut;
   const { security } = config;
+  // A failed start must not leave database and Redis connections holding the process open.
+  const orClose = async (error: unknown): Promise<never> => {
+    await scaleOut.close();
+    throw error;
+  };
   const registry = await ToolRegistry.open({
     store,
     catalog: config.catalog,
     admission: { mcpCommands: security.mcpCommands, toolSecrets: security.toolSecrets },
-  });
+  }).catch(orClose);
   scaleOut.followCatalog(registry, logger);
   // The operator's catalog files are trusted with what they name: their destinations join the egress
   // allowlist, and their bindings may start their commands and read the secrets they reference.
@@ -123,7 +128,7 @@ export async function openSwitchboard(config: SwitchboardConfig, options: OpenOp
     })();
     return opening;
   };
-  if (options.index !== false) await index();
+  if (options.index !== false) await index().catch(orClose);
   const browser = new BrowserSupervisor({
     // The same policy as ctx.fetch and http bindings: the operator's list and its catalog tools' origins.
     egress,
