@@ -25,13 +25,13 @@ const env = {
   SWITCHBOARD_RATE_LIMIT: String(RATE_LIMIT),
 };
 
-/** Stand-in provider: /broken always answers 503; /orders takes 300 ms and counts each order it placed. */
+/** Stand-in provider: /broken… always answers 503; /orders takes 300 ms and counts each order it placed. */
 function startProvider(): Promise<{ server: Server; url: string; hits: Map<string, number> }> {
   const hits = new Map<string, number>();
   const server = createServer((request, response) => {
     const path = (request.url ?? "").split("?")[0] as string;
     hits.set(path, (hits.get(path) ?? 0) + 1);
-    if (path === "/broken") {
+    if (path.startsWith("/broken")) {
       response.writeHead(503, { "content-type": "application/json" }).end('{"error":"down"}');
       return;
     }
@@ -57,6 +57,17 @@ const catalogTools = (provider: string) => [
     policy: {
       retry: { retries: 0 },
       breaker: { minCalls: 2, windowSize: 2, failureRate: 0.5, cooldownMs: 60_000 },
+    },
+  },
+  {
+    name: "pricing_feed",
+    description: "Fetch live prices of commodities from the pricing feed.",
+    annotations: { readOnlyHint: true },
+    inputSchema: { type: "object", properties: { item: { type: "string" } } },
+    binding: { type: "http", method: "GET", url: `${provider}/broken-feed` },
+    policy: {
+      retry: { retries: 0 },
+      breaker: { minCalls: 2, windowSize: 2, failureRate: 0.5, cooldownMs: 1000 },
     },
   },
   {
@@ -120,6 +131,27 @@ describe("replicas sharing Redis", { skip: skipWithoutServices() }, () => {
     t.diagnostic(
       `B held the breaker ${heldMs} ms after A's answer; B's call failed fast: ${onB.error.message}`,
     );
+  });
+
+  test("after the cooldown only the replica that opened the breaker probes", async () => {
+    for (const id of ["p1", "p2"]) assert.equal((await execute(a, id, "pricing_feed")).status, "failed");
+    await waitFor(
+      "B holds the breaker",
+      async () =>
+        ((await readyz(b)).body.stores?.heldBreakers ?? []).some((held: string) =>
+          held.startsWith("pricing_feed"),
+        ),
+      5000,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    const opened = provider.hits.get("/broken-feed") ?? 0;
+    const [probe, ...onB] = await Promise.all([
+      execute(a, "p3", "pricing_feed"),
+      ...["p4", "p5", "p6"].map((id) => execute(b, id, "pricing_feed")),
+    ]);
+    assert.equal(probe.status, "failed");
+    for (const result of onB) assert.match(result.error.message, /circuit/);
+    assert.equal(provider.hits.get("/broken-feed"), opened + 1, "one probe, from A only");
   });
 
   test("the per-key rate limit is one limit across replicas", async () => {
