@@ -130,7 +130,10 @@ export async function openScaleOut(config: SwitchboardConfig): Promise<ScaleOut>
         else {
           const result = ran[next++] as CallResult;
           results[i] = result;
-          if (isWrite(call)) void shared.idempotency.finish(call.id, result);
+          // Only a completed call is remembered: a failed one may retry, as it may on a single replica.
+          if (!isWrite(call)) return;
+          if (result.status === "completed") void shared.idempotency.finish(call.id, result);
+          else void shared.idempotency.abandon(call.id);
         }
       });
       return results as CallResult[];
