@@ -92,6 +92,7 @@ export async function openScaleOut(config: SwitchboardConfig): Promise<ScaleOut>
 
     shareDispatcher(dispatcher, metrics) {
       held = shareBreakers(dispatcher, shared.breakers, shared.breakerHoldMs);
+      shared.shareAnswers((outgoing) => dispatcher.shareCache(outgoing));
       const log = pg ? executionArchive(pg) : undefined;
       if (log) dispatcher.on("call", log);
       new Gauge({

@@ -17,8 +17,14 @@ export interface CacheHit {
   fresh: boolean;
 }
 
+/** Where answers stored here are also sent: the other replicas' caches (src/shared), when there are any. */
+export interface CacheLink {
+  publish(key: string, output: unknown, provider: string, ttlMs: number, staleMs: number): void;
+}
+
 export class ResultCache {
   readonly #lru: LRUCache<string, Entry>;
+  #link: CacheLink | undefined;
   readonly #now: () => number;
   readonly #refreshing = new Set<string>();
 
@@ -41,7 +47,17 @@ export class ResultCache {
 
   set(key: string, output: unknown, provider: string, ttlMs: number, staleMs: number): void {
     if (ttlMs + staleMs <= 0) return;
+    this.adopt(key, output, provider, ttlMs, staleMs);
+    this.#link?.publish(key, output, provider, ttlMs, staleMs);
+  }
+
+  /** Stores an answer without sending it on: one another replica stored, aged from its arrival. */
+  adopt(key: string, output: unknown, provider: string, ttlMs: number, staleMs: number): void {
     this.#lru.set(key, { output, provider, storedAt: this.#now() }, { ttl: ttlMs + staleMs });
+  }
+
+  link(link: CacheLink): void {
+    this.#link = link;
   }
 
   /** Starts `refresh` unless one is already running for this key (stale-while-revalidate). */

@@ -9,7 +9,7 @@ import type { DataStore } from "../store/index.ts";
 import { type BreakerInfo, BreakerRegistry, type ToolBreaker } from "./breaker.ts";
 import { applyBudget, fitsBudget } from "./budget.ts";
 import { Semaphore } from "./bulkhead.ts";
-import { ResultCache } from "./cache.ts";
+import { type CacheLink, ResultCache } from "./cache.ts";
 import { classify } from "./classify.ts";
 import { applyPatches, outputOf, patchOf } from "./context.ts";
 import { CancelledError, DispatchError, SchemaError } from "./errors.ts";
@@ -333,6 +333,15 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
     );
     const hold = breaker.policy.isolate();
     return () => hold.dispose();
+  }
+
+  /**
+   * Shares the result cache with other replicas: `link` hears every answer stored here; the returned link
+   * stores theirs here.
+   */
+  shareCache(link: CacheLink): CacheLink {
+    this.#cache.link(link);
+    return { publish: (...answer) => this.#cache.adopt(...answer) };
   }
 
   /** Resolves once every breaker change so far is persisted; call it before shutting down. */

@@ -1,4 +1,5 @@
 export type { BreakerInfo } from "./breaker.ts";
+export type { CacheLink } from "./cache.ts";
 export { type Classified, classify, parseRetryAfter } from "./classify.ts";
 export { type ContextModified, withContextModifier } from "./context.ts";
 export { Dispatcher, type DispatcherDeps } from "./dispatcher.ts";

@@ -42,7 +42,8 @@ export class RedisBreakerStateStore implements BreakerStateStore {
     this.#subscriber = subscriber;
     this.#replica = replica;
     this.#holdMs = holdMs;
-    subscriber.on("message", (_channel: string, text: string) => {
+    subscriber.on("message", (channel: string, text: string) => {
+      if (channel !== CHANNEL) return;
       const message = JSON.parse(text) as BreakerAnnouncement & { from: string };
       if (message.from !== this.#replica) this.#emit(message);
     });

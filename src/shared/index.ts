@@ -6,6 +6,7 @@ export {
   RedisBreakerStateStore,
   shareBreakers,
 } from "./breakers.ts";
+export { type AnswerLink, SharedAnswers } from "./cache.ts";
 export {
   type Claim,
   type IdempotencyStore,

@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 import { type BreakerStateStore, LocalBreakerStateStore, RedisBreakerStateStore } from "./breakers.ts";
+import { type AnswerLink, SharedAnswers } from "./cache.ts";
 import { type IdempotencyStore, LocalIdempotencyStore, RedisIdempotencyStore } from "./idempotency.ts";
 import { connectRedis, startRedis } from "./redis.ts";
 
@@ -15,6 +16,8 @@ export interface SharedState<R> {
   readonly replica: string;
   readonly breakers: BreakerStateStore;
   readonly idempotency: IdempotencyStore<R>;
+  /** Connects a dispatcher's result cache (its shareCache) to the other replicas'; nothing without Redis. */
+  shareAnswers(share: (outgoing: AnswerLink) => AnswerLink): void;
   /** How long another replica's open breaker is held here without news from its opener. */
   readonly breakerHoldMs: number;
   redis(): StoreHealth;
@@ -37,6 +40,7 @@ export async function openSharedState<R>(options: SharedStateOptions): Promise<S
       replica,
       breakers: new LocalBreakerStateStore(),
       idempotency: new LocalIdempotencyStore<R>(),
+      shareAnswers() {},
       breakerHoldMs,
       redis: () => "off",
       async close() {},
@@ -45,6 +49,7 @@ export async function openSharedState<R>(options: SharedStateOptions): Promise<S
   const subscriber = redis.duplicate();
   subscriber.on("error", () => undefined);
   const breakers = new RedisBreakerStateStore(redis, subscriber, replica, breakerHoldMs);
+  const answers = new SharedAnswers(redis, subscriber, replica);
   await Promise.all([startRedis(redis), startRedis(subscriber)]);
   return {
     replica,
@@ -54,6 +59,7 @@ export async function openSharedState<R>(options: SharedStateOptions): Promise<S
       runningMs: options.runningClaimMs ?? 300_000,
       pollMs: 25,
     }),
+    shareAnswers: (share) => answers.attach(share),
     breakerHoldMs,
     redis: () => (redis.status === "ready" ? "up" : "down"),
     async close() {

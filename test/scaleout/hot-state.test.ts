@@ -25,7 +25,7 @@ const env = {
   SWITCHBOARD_RATE_LIMIT: String(RATE_LIMIT),
 };
 
-/** Stand-in provider: /broken… always answers 503; /orders takes 300 ms and counts each order it placed. */
+/** Stand-in provider counting calls per path: /broken… always answers 503; anything else answers after 300 ms. */
 function startProvider(): Promise<{ server: Server; url: string; hits: Map<string, number> }> {
   const hits = new Map<string, number>();
   const server = createServer((request, response) => {
@@ -69,6 +69,14 @@ const catalogTools = (provider: string) => [
       retry: { retries: 0 },
       breaker: { minCalls: 2, windowSize: 2, failureRate: 0.5, cooldownMs: 1000 },
     },
+  },
+  {
+    name: "exchange_rate",
+    description: "Current exchange rate between two currencies.",
+    annotations: { readOnlyHint: true },
+    inputSchema: { type: "object", properties: { pair: { type: "string" } } },
+    binding: { type: "http", method: "GET", url: `${provider}/rates` },
+    policy: { cache: { ttlMs: 60_000, staleMs: 60_000 } },
   },
   {
     name: "place_order",
@@ -173,6 +181,17 @@ describe("replicas sharing Redis", { skip: skipWithoutServices() }, () => {
       assert.equal(result.status, "completed");
       assert.deepEqual(result.output, one.output);
     }
+  });
+
+  test("an answer cached through A is served by B without calling the provider", async () => {
+    const first = await execute(a, "c1", "exchange_rate", { pair: "EURUSD" });
+    assert.equal(first.status, "completed");
+    // Pub/sub delivery takes a few milliseconds; a generous pause keeps the test independent of load.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const onB = await execute(b, "c2", "exchange_rate", { pair: "EURUSD" });
+    assert.equal(onB.status, "completed");
+    assert.deepEqual(onB.output, first.output);
+    assert.equal(provider.hits.get("/rates"), 1);
   });
 
   test("Redis restart: local fallback, shown in /readyz and /metrics, then recovery", async (t) => {
