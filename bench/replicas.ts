@@ -6,7 +6,7 @@ import { rm } from "node:fs/promises";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { down, missingBinaries, up } from "../scripts/services.ts";
-import { startService, tempDir } from "../test/server/harness.ts";
+import { type Service, startService, tempDir } from "../test/server/harness.ts";
 
 const { values } = parseArgs({ options: { requests: { type: "string", default: "2000" } } });
 const requests = Number(values.requests);
@@ -29,10 +29,7 @@ const QUERIES = [
 const folder = await tempDir("bench-services");
 const urls = await up(folder);
 const quiet = { SWITCHBOARD_LOG_LEVEL: "warn", SWITCHBOARD_RATE_LIMIT: "1000000000" };
-const local = await startService({ env: quiet });
-const shared = await startService({
-  env: { ...quiet, SWITCHBOARD_DATABASE_URL: urls.databaseUrl, SWITCHBOARD_REDIS_URL: urls.redisUrl },
-});
+const started: Service[] = [];
 
 async function route(url: string, query: string): Promise<number> {
   const started = performance.now();
@@ -54,6 +51,13 @@ const summary = (values: number[]) => {
 };
 
 try {
+  // One after the other: each embeds the bundled catalog on first start, which takes the machine's cores.
+  const local = await startService({ env: quiet });
+  started.push(local);
+  const shared = await startService({
+    env: { ...quiet, SWITCHBOARD_DATABASE_URL: urls.databaseUrl, SWITCHBOARD_REDIS_URL: urls.redisUrl },
+  });
+  started.push(shared);
   // Warm-up: each query once through each replica (the embedder caches recent queries in both).
   for (const query of QUERIES) {
     await route(local.url, query);
@@ -90,9 +94,8 @@ try {
     )}\n`,
   );
 } finally {
-  await Promise.all([local.stop(), shared.stop()]);
+  await Promise.all(started.map((service) => service.stop()));
   await down(folder);
   await rm(folder, { recursive: true, force: true });
-  await rm(local.data, { recursive: true, force: true });
-  await rm(shared.data, { recursive: true, force: true });
+  for (const service of started) await rm(service.data, { recursive: true, force: true });
 }

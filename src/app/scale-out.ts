@@ -49,7 +49,12 @@ export function storeProblem(error: unknown): unknown {
 }
 
 export async function openScaleOut(config: SwitchboardConfig): Promise<ScaleOut> {
-  const pg = config.database ? await PgStore.open({ url: config.database, root: config.data }) : undefined;
+  const pg = config.database
+    ? await PgStore.open({ url: config.database, root: config.data }).catch((error: Error) => {
+        // The URL is not repeated: it may carry a password.
+        throw new Error(`cannot open the database of SWITCHBOARD_DATABASE_URL: ${error.message}`);
+      })
+    : undefined;
   let shared: SharedState<CallResult>;
   try {
     shared = await openSharedState<CallResult>(config.redis ? { redisUrl: config.redis } : {});

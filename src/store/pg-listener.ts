@@ -28,7 +28,11 @@ export class ChangeListener {
   }
 
   async #connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.#url, connectionTimeoutMillis: 2000 });
+    const client = new pg.Client({
+      connectionString: this.#url,
+      connectionTimeoutMillis: 2000,
+      keepAlive: true,
+    });
     client.on("error", () => this.#lost(client));
     client.on("end", () => this.#lost(client));
     client.on("notification", (message) => {

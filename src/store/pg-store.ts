@@ -52,6 +52,7 @@ export class PgStore implements DataStore {
       // A write while the database is away fails within seconds (503), not after the OS's TCP timeout.
       connectionTimeoutMillis: 2000,
       query_timeout: 10_000,
+      keepAlive: true,
     });
     // An idle connection dropped by a restart must not crash the process; the next query reconnects.
     this.pool.on("error", () => undefined);

@@ -46,7 +46,11 @@ export async function startCluster(
     async stop() {
       await Promise.all(cluster.replicas.map((replica) => replica.stop()));
       await down(folder);
-      await rm(folder, { recursive: true, force: true });
+      await Promise.all(
+        [folder, ...cluster.replicas.map((replica) => replica.data)].map((path) =>
+          rm(path, { recursive: true, force: true }),
+        ),
+      );
     },
   };
   try {
