@@ -398,8 +398,10 @@ export async function openSwitchboard(config: SwitchboardConfig, options: OpenOp
   return {
     route,
     execute,
-    routeAndExecute,
-    synthesize,
+    // Both may register a tool: a database that is away is a 503 store_unavailable, not a failure here.
+    routeAndExecute: (request) =>
+      routeAndExecute(request).catch((error) => Promise.reject(storeProblem(error))),
+    synthesize: (request) => synthesize(request).catch((error) => Promise.reject(storeProblem(error))),
     listTools: () => registry.list(),
     getTool: (name) => registry.get(name),
     putTool: (tool) => register(tool, "api"),
