@@ -29,6 +29,8 @@ export interface StoresHealth {
 export interface ScaleOut {
   readonly store: DataStore;
   indexEmbedder(embedder: RouterEmbedder): RouterEmbedder;
+  /** Embeds and stores texts for the other replicas before a change announces them (best effort). */
+  embedAhead(texts: string[]): Promise<void>;
   /** Re-reads the catalog overlay whenever another replica changes it (and after a database outage). */
   followCatalog(registry: ToolRegistry, logger: Logger): void;
   shareDispatcher(dispatcher: Dispatcher, metrics: Metrics): void;
@@ -63,6 +65,7 @@ export async function openScaleOut(config: SwitchboardConfig): Promise<ScaleOut>
     throw error;
   }
   let held: () => string[] = () => [];
+  let ahead: RouterEmbedder | undefined;
   const health = (): StoresHealth => ({
     postgres: pg ? (pg.available ? "up" : "down") : "off",
     redis: shared.redis(),
@@ -71,7 +74,14 @@ export async function openScaleOut(config: SwitchboardConfig): Promise<ScaleOut>
 
   return {
     store: pg ?? new FileStore(config.data),
-    indexEmbedder: (embedder) => (pg ? sharedEmbeddings(embedder, pg.pool) : embedder),
+    indexEmbedder(embedder) {
+      if (!pg) return embedder;
+      ahead = sharedEmbeddings(embedder, pg.pool);
+      return ahead;
+    },
+    async embedAhead(texts) {
+      await ahead?.embed(texts).catch(() => undefined);
+    },
 
     followCatalog(registry, logger) {
       if (!pg) return;

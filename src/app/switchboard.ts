@@ -234,6 +234,8 @@ export async function openSwitchboard(config: SwitchboardConfig, options: OpenOp
   async function register(tool: Tool, origin: "api" | "synthesized"): Promise<Tool> {
     if (tool.binding?.type === "sandbox") await requireBrowserFor(tool.binding.capabilities);
     try {
+      // Stored before the change is announced, so the other replicas find this tool's vectors.
+      if (opening) await scaleOut.embedAhead(Router.textsOf(tool));
       const { tool: stored } = await registry.put(tool, origin);
       await indexing;
       return stored;

@@ -253,6 +253,11 @@ export class Router {
     return { query: text, matched: (tools[0]?.score ?? -Infinity) >= threshold, threshold, notices, tools };
   }
 
+  /** The texts a tool brings into the dense index (its text and examples), e.g. to embed them ahead. */
+  static textsOf(tool: Tool): string[] {
+    return [...new Set([mainText(tool), ...(tool.examples ?? [])])];
+  }
+
   /** Adds or replaces one tool: embeds only its new texts and updates both indexes in place. */
   async upsert(tool: Tool): Promise<void> {
     if (!tool.name) throw new RouterError("a tool needs a name");

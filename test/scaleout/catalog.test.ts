@@ -46,12 +46,14 @@ describe("replicas sharing PostgreSQL", { skip: skipWithoutServices() }, () => {
   after(() => cluster?.stop());
 
   test("a put and a delete through A reach B's routing", async (t) => {
+    const query = "what is the share price of ACME on the stock exchange";
+    // Routed once before, so B's query embedding is cached and the wait below times the put's propagation.
+    assert.notEqual(await topTool(b, query), "stock_price");
     const put = await call(a, "PUT", "/v1/tools/stock_price", {
       key: maintainer,
       body: tool("stock_price", "Share price of a listed company on the stock exchange, by ticker symbol."),
     });
     assert.equal(put.status, 200);
-    const query = "what is the share price of ACME on the stock exchange";
     const putMs = await waitFor(
       "put routable on B",
       async () => (await topTool(b, query)) === "stock_price",
