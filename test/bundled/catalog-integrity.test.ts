@@ -44,7 +44,8 @@ function schemaProblems(schema: unknown, path: string, out: string[]): void {
   if (node.items && typeof node.items === "object" && !Array.isArray(node.items))
     schemaProblems(node.items, `${path}.items`, out);
   for (const key of ["anyOf", "oneOf", "allOf"] as const)
-    if (Array.isArray(node[key])) node[key].forEach((c, i) => schemaProblems(c, `${path}.${key}.${i}`, out));
+    if (Array.isArray(node[key]))
+      for (const [i, child] of node[key].entries()) schemaProblems(child, `${path}.${key}.${i}`, out);
 }
 
 test("every property of every bundled schema has a type and no schema has stray keys", () => {
@@ -118,8 +119,10 @@ test("the offline tools carry example calls with known answers", () => {
 
 for (const tool of withCalls) {
   test(`${tool.name}: its example calls give their known answers`, async () => {
-    assert.ok(tool.binding?.type === "sandbox", `${tool.name} example calls need a sandboxed tool`);
-    const code = await readFile(tool.binding.file, "utf8");
+    const binding = tool.binding;
+    if (binding?.type !== "sandbox" || !binding.file)
+      throw new Error(`${tool.name}: example calls need a sandboxed tool`);
+    const code = await readFile(binding.file, "utf8");
     for (const call of tool.exampleCalls) {
       assert.deepEqual(
         validateAgainstSchema(tool.inputSchema, call.arguments),
@@ -130,7 +133,7 @@ for (const tool of withCalls) {
         code,
         name: tool.name,
         args: call.arguments,
-        capabilities: tool.binding.capabilities,
+        capabilities: binding.capabilities,
         timeoutMs: 5000,
       });
       assert.ok(
