@@ -259,7 +259,9 @@ function fillTyped(f: Filler, params: Param[]): void {
     );
     if (cron) f.set(param, cron.text.trim(), cron, "cron expression");
   }
-  for (const param of params.filter((p) => p.type === "string" && /expression|formula/.test(p.hint))) {
+  for (const param of params.filter(
+    (p) => p.type === "string" && /expression|formula/.test(p.hint) && !/cron/.test(p.hint),
+  )) {
     if (f.has(param)) continue;
     const expression = mentions.expressions
       .filter((e) => f.free(e))

@@ -31,6 +31,16 @@ const CANDIDATES = 8;
 /** How far below the threshold a candidate may be when the evidence for it is exact (its arguments fit). */
 const EVIDENCE_MARGIN = 0.15;
 
+/** Values whose shape alone says what they are: placing one is evidence for the tool, unlike a bare number. */
+const TYPED_EVIDENCE = new Set([
+  "math expression",
+  "cron expression",
+  "version",
+  "colour",
+  "time of day",
+  "date",
+]);
+
 interface Candidate {
   tool: Tool;
   score: number;
@@ -38,6 +48,24 @@ interface Candidate {
   fill: FillResult;
   evidence: string[];
   eligible: boolean;
+  /** Every required value is available and at least one value came from the request or the agent. */
+  satisfied: boolean;
+}
+
+/** How far above a candidate that can run, one that cannot (a required value is missing) must score to win. */
+const SATISFIABLE_MARGIN = 0.12;
+
+/** The best eligible candidate; one whose required values are missing yields to a close one that can run. */
+function choose(candidates: Candidate[]): Candidate | undefined {
+  const eligible = candidates.filter((c) => c.eligible).sort((a, b) => b.adjusted - a.adjusted);
+  const best = eligible[0];
+  if (!best || best.satisfied) return best;
+  const runnable = eligible.find((c) => c.satisfied && c.adjusted >= best.adjusted - SATISFIABLE_MARGIN);
+  if (runnable)
+    runnable.evidence.push(
+      `preferred over ${best.tool.name}, which lacks ${best.fill.missing.map((m) => m.field).join(", ")}`,
+    );
+  return runnable ?? best;
 }
 
 function properties(tool: Tool): Record<string, unknown> {
@@ -80,6 +108,11 @@ function weigh(
     exact = true;
     evidence.push(`takes the ${fill.placedOpaque.join(", ")} in the request`);
   }
+  const typed = fill.filled.filter((v) => v.how !== undefined && TYPED_EVIDENCE.has(v.how)).map((v) => v.how);
+  if (typed.length > 0) {
+    adjusted += 0.08 * typed.length;
+    evidence.push(`takes the ${typed.join(", ")} in the request`);
+  }
   if (fill.missing.length === 0) {
     adjusted += 0.03;
     evidence.push("every required value is available");
@@ -88,7 +121,8 @@ function weigh(
     evidence.push(`missing ${fill.missing.map((m) => m.field).join(", ")}`);
   }
   const eligible = matched || (exact && score >= threshold - EVIDENCE_MARGIN);
-  return { tool, score, adjusted, fill, evidence, eligible };
+  const satisfied = fill.missing.length === 0 && fill.filled.length > 0;
+  return { tool, score, adjusted, fill, evidence, eligible, satisfied };
 }
 
 /** Values the agent supplied, and values from the request whose validation failed, split apart. */
@@ -110,7 +144,9 @@ async function answerOne(
 ): Promise<RouteAndExecuteResponse> {
   const supplied = request.arguments ?? {};
   const opaque = findOpaqueValues(request.query);
-  const query = routingText(request.query, opaque) || request.query;
+  // The text after "…: " is the data to work on, not the instruction ("count the words in: …").
+  const instruction = request.query.replace(/^((?:\S+\s+){2,}\S+?):\s+\S[\s\S]*$/, "$1");
+  const query = routingText(instruction, findOpaqueValues(instruction)) || request.query;
   const routed = await deps.route({
     query,
     topK: CANDIDATES,
@@ -134,7 +170,7 @@ async function answerOne(
       ),
     );
   }
-  const chosen = candidates.filter((c) => c.eligible).sort((a, b) => b.adjusted - a.adjusted)[0];
+  const chosen = choose(candidates);
   const steps: Step[] = [
     {
       step: "route",
