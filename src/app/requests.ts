@@ -4,9 +4,10 @@ import { z } from "zod";
 import { toolSchema } from "../catalog/index.ts";
 import { synthesisRequestSchema } from "../synth/index.ts";
 
-export const definitionFormatSchema = z
-  .enum(["mcp", "openai", "anthropic"])
-  .meta({ description: "Shape of the returned tool definitions" });
+export const definitionFormatSchema = z.enum(["mcp", "openai", "openai-responses", "anthropic"]).meta({
+  description:
+    "Shape of the returned tool definitions: MCP, OpenAI Chat Completions (strict), OpenAI Responses (flat, strict) or Anthropic",
+});
 
 export const routeRequestSchema = z.strictObject({
   query: z
@@ -27,8 +28,46 @@ export const toolCallSchema = z.strictObject({
   arguments: z.record(z.string(), z.unknown()).default({}),
 });
 
+/** OpenAI sends arguments as a JSON text; it must hold an object. */
+const jsonArguments = z.string().transform((text, ctx) => {
+  try {
+    const value = JSON.parse(text);
+    if (value && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {}
+  ctx.addIssue({ code: "custom", message: "must be a JSON object as text" });
+  return z.NEVER;
+});
+
+/** A call as a model sent it back: MCP/Switchboard, OpenAI Chat Completions, OpenAI Responses or Anthropic. */
+export const modelToolCallSchema = z.union([
+  toolCallSchema,
+  z
+    .looseObject({
+      id: toolCallSchema.shape.id,
+      type: z.literal("function"),
+      function: z.looseObject({ name: toolCallSchema.shape.name, arguments: jsonArguments }),
+    })
+    .transform((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments })),
+  z
+    .looseObject({
+      type: z.literal("function_call"),
+      call_id: toolCallSchema.shape.id,
+      name: toolCallSchema.shape.name,
+      arguments: jsonArguments,
+    })
+    .transform((c) => ({ id: c.call_id, name: c.name, arguments: c.arguments })),
+  z
+    .looseObject({
+      type: z.literal("tool_use"),
+      id: toolCallSchema.shape.id,
+      name: toolCallSchema.shape.name,
+      input: z.record(z.string(), z.unknown()),
+    })
+    .transform((c) => ({ id: c.id, name: c.name, arguments: c.input })),
+]);
+
 export const executeRequestSchema = z.strictObject({
-  calls: z.array(toolCallSchema).min(1, "needs at least one call").max(64),
+  calls: z.array(modelToolCallSchema).min(1, "needs at least one call").max(64),
 });
 
 export const routeAndExecuteRequestSchema = z.strictObject({

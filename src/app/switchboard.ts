@@ -44,7 +44,7 @@ import {
 import type { SwitchboardConfig } from "./config.ts";
 import { CatalogTokens } from "./context.ts";
 import { FeedbackGate, type FeedbackOutcome, type Voter } from "./feedback-gate.ts";
-import { formatDefinition, providerToolName } from "./formats.ts";
+import { formatDefinition, providerToolName, withoutStrictNulls } from "./formats.ts";
 import { Metrics } from "./metrics.ts";
 import {
   type FeedbackPair,
@@ -201,7 +201,11 @@ export async function openSwitchboard(config: SwitchboardConfig, options: OpenOp
     const resolved = calls.map((call, i) => {
       const name = resolveName(call.name);
       if (!name) unknown.push(`calls.${i}.name "${call.name}"`);
-      return { ...call, name: name ?? call.name };
+      const schema = name ? registry.get(name)?.inputSchema : undefined;
+      const args = schema
+        ? (withoutStrictNulls(schema, call.arguments) as Record<string, unknown>)
+        : call.arguments;
+      return { ...call, name: name ?? call.name, arguments: args };
     });
     if (unknown.length > 0) throw new AppError("not_found", `unknown tool(s): ${unknown.join(", ")}`);
     return dispatcher.execute(resolved, options);

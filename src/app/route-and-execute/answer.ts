@@ -145,7 +145,10 @@ async function answerOne(
   const supplied = request.arguments ?? {};
   const opaque = findOpaqueValues(request.query);
   // The text after "…: " is the data to work on, not the instruction ("count the words in: …").
-  const instruction = request.query.replace(/^((?:\S+\s+){2,}\S+?):\s+\S[\s\S]*$/, "$1");
+  // Quoted text is data too ("slugify \"Hello World\"" is about slugs, not greetings).
+  const instruction = request.query
+    .replace(/^((?:\S+\s+){2,}\S+?):\s+\S[\s\S]*$/, "$1")
+    .replace(/"[^"]+"|(?<![\w])'[^']+'(?![\w])|“[^”]+”/g, "text");
   const query = routingText(instruction, findOpaqueValues(instruction)) || request.query;
   const routed = await deps.route({
     query,
