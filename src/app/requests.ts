@@ -28,43 +28,39 @@ export const toolCallSchema = z.strictObject({
   arguments: z.record(z.string(), z.unknown()).default({}),
 });
 
-/** OpenAI sends arguments as a JSON text; it must hold an object. */
-const jsonArguments = z.string().transform((text, ctx) => {
+/** OpenAI sends arguments as JSON text; text that does not parse is left for validation to name. */
+function parsedArguments(text: unknown): unknown {
+  if (typeof text !== "string") return text;
   try {
-    const value = JSON.parse(text);
-    if (value && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
-  } catch {}
-  ctx.addIssue({ code: "custom", message: "must be a JSON object as text" });
-  return z.NEVER;
-});
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
 
-/** A call as a model sent it back: MCP/Switchboard, OpenAI Chat Completions, OpenAI Responses or Anthropic. */
-export const modelToolCallSchema = z.union([
-  toolCallSchema,
-  z
-    .looseObject({
-      id: toolCallSchema.shape.id,
-      type: z.literal("function"),
-      function: z.looseObject({ name: toolCallSchema.shape.name, arguments: jsonArguments }),
-    })
-    .transform((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments })),
-  z
-    .looseObject({
-      type: z.literal("function_call"),
-      call_id: toolCallSchema.shape.id,
-      name: toolCallSchema.shape.name,
-      arguments: jsonArguments,
-    })
-    .transform((c) => ({ id: c.call_id, name: c.name, arguments: c.arguments })),
-  z
-    .looseObject({
-      type: z.literal("tool_use"),
-      id: toolCallSchema.shape.id,
-      name: toolCallSchema.shape.name,
-      input: z.record(z.string(), z.unknown()),
-    })
-    .transform((c) => ({ id: c.id, name: c.name, arguments: c.input })),
-]);
+/**
+ * A call as a model sent it back, in the convention of the definitions it was given: OpenAI Chat
+ * Completions ({ id, type: "function", function: { name, arguments: "<JSON>" } }), OpenAI Responses
+ * ({ type: "function_call", call_id, name, arguments: "<JSON>" }) or Anthropic ({ type: "tool_use", id,
+ * name, input }), rewritten to Switchboard's own { id, name, arguments } before validation, so every
+ * problem is named at the same path whatever the convention.
+ */
+export function normaliseToolCall(call: unknown): unknown {
+  if (!call || typeof call !== "object") return call;
+  const c = call as Record<string, unknown>;
+  const fn = c.function as Record<string, unknown> | undefined;
+  if (c.type === "function" && fn && typeof fn === "object")
+    return { id: c.id, name: fn.name, arguments: parsedArguments(fn.arguments) };
+  if (c.type === "function_call")
+    return { id: c.call_id, name: c.name, arguments: parsedArguments(c.arguments) };
+  if (c.type === "tool_use") return { id: c.id, name: c.name, arguments: c.input };
+  return call;
+}
+
+export const modelToolCallSchema = z.preprocess(normaliseToolCall, toolCallSchema).meta({
+  description:
+    "A tool call as { id, name, arguments }, or as an OpenAI Chat Completions, OpenAI Responses or Anthropic model sent it",
+});
 
 export const executeRequestSchema = z.strictObject({
   calls: z.array(modelToolCallSchema).min(1, "needs at least one call").max(64),

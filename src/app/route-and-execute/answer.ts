@@ -193,6 +193,12 @@ async function answerOne(
   if (!chosen) return deps.noMatch(request, steps);
   const { tool, fill } = chosen;
   steps.push({ step: "arguments", tool: tool.name, filled: fill.filled });
+  // A value the agent sent that the schema refuses is the agent's to fix: the validate step names it.
+  const agentFields = new Set(Object.keys(supplied));
+  const agentIssues = validateAgainstSchema(tool.inputSchema, fill.arguments).filter((i) =>
+    agentFields.has(i.path.split(".")[0] ?? ""),
+  );
+  if (agentIssues.length > 0) return deps.run(tool, fill.arguments, steps);
   const missing = [...fill.missing, ...(fill.missing.length === 0 ? failedQueryValues(tool, fill) : [])];
   if (missing.length > 0)
     return {
