@@ -359,6 +359,7 @@ export async function openSwitchboard(config: SwitchboardConfig, options: OpenOp
       getTool: (name) => registry.get(name),
       run: runValidated,
       noMatch: synthesizeAndRun,
+      ...(config.llm ? { llm: config.llm } : {}),
     });
 
   const feedbackGate = new FeedbackGate(store, config.feedbackQuorum);

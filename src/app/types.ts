@@ -46,7 +46,7 @@ export type Step =
       /** `adjusted` is the score after the argument evidence in `why`. */
       candidates: { name: string; score: number; adjusted?: number; why?: string[] }[];
     }
-  | { step: "arguments"; tool: string; filled: FilledValue[] }
+  | { step: "arguments"; tool: string; filled: FilledValue[]; llmProblem?: string }
   | { step: "split"; intents: string[] }
   | { step: "validate"; tool: string; ok: boolean; issues?: SchemaIssue[]; inputSchema?: unknown }
   | { step: "execute"; result: CallResult }

@@ -10,7 +10,8 @@ type JsonSchema = Record<string, unknown>;
 export interface FilledValue {
   field: string;
   value: unknown;
-  source: "agent" | "query";
+  /** The agent's arguments, the request's text, or the configured LLM reading the request. */
+  source: "agent" | "query" | "llm";
   /** Where in the request the value was read, for "query" values. */
   span?: { start: number; end: number; text: string };
   /** Which evidence placed it: "quoted", "jwt", "zone", "number after 'years'", … */

@@ -15,8 +15,10 @@ import {
   splitIntents,
   substituteReference,
 } from "../../intent/index.ts";
+import { type LlmConfig, LlmError } from "../../synth/index.ts";
 import type { RouteAndExecuteRequest, RouteRequest } from "../requests.ts";
 import type { RouteAndExecuteResponse, RouteResponse, Step } from "../types.ts";
+import { fillWithLlm } from "./llm-fill.ts";
 
 export interface AnswerDeps {
   route(request: RouteRequest): Promise<RouteResponse>;
@@ -25,6 +27,8 @@ export interface AnswerDeps {
   run(tool: Tool, args: Record<string, unknown>, steps: Step[]): Promise<RouteAndExecuteResponse>;
   /** What to do when nothing fits: write a tool with the LLM, or answer no_match. */
   noMatch(request: RouteAndExecuteRequest, steps: Step[]): Promise<RouteAndExecuteResponse>;
+  /** When configured, the LLM fills the arguments the agent did not send. */
+  llm?: LlmConfig;
 }
 
 const CANDIDATES = 8;
@@ -191,8 +195,25 @@ async function answerOne(
     },
   ];
   if (!chosen) return deps.noMatch(request, steps);
-  const { tool, fill } = chosen;
-  steps.push({ step: "arguments", tool: tool.name, filled: fill.filled });
+  const { tool } = chosen;
+  let fill = chosen.fill;
+  let llmProblem: string | undefined;
+  const unsupplied = Object.keys(properties(tool)).some((key) => !(key in supplied));
+  if (deps.llm && unsupplied) {
+    try {
+      fill = await fillWithLlm(request.query, tool, fill, supplied, deps.llm);
+    } catch (error) {
+      // An unreachable LLM leaves the offline extraction's answer, which asks rather than guesses.
+      if (!(error instanceof LlmError)) throw error;
+      llmProblem = error.message;
+    }
+  }
+  steps.push({
+    step: "arguments",
+    tool: tool.name,
+    filled: fill.filled,
+    ...(llmProblem ? { llmProblem } : {}),
+  });
   // A value the agent sent that the schema refuses is the agent's to fix: the validate step names it.
   const agentFields = new Set(Object.keys(supplied));
   const agentIssues = validateAgainstSchema(tool.inputSchema, fill.arguments).filter((i) =>
