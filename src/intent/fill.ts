@@ -389,7 +389,10 @@ function fillNumbers(f: Filler, params: Param[]): void {
     (p) => p.type === "array" && typeOf((p.schema.items ?? {}) as JsonSchema) !== "string",
   )) {
     if (f.has(param) || enumValues(param).length > 0) continue;
-    const all = free();
+    // Numbers joined by operators are an expression ("3*3"), not a list of values.
+    const inExpression = (n: NumberMention) =>
+      f.mentions.expressions.some((e) => n.start >= e.start && n.end <= e.end);
+    const all = free().filter((n) => !inExpression(n));
     if (all.length >= 1 && all[0] && all.at(-1)) {
       const span = { start: all[0].start, end: all.at(-1)?.end ?? all[0].end };
       f.set(

@@ -43,6 +43,8 @@ const TYPED_EVIDENCE = new Set([
   "colour",
   "time of day",
   "date",
+  // "<n> <unit> to <unit>": counted once, by its target unit.
+  "unit after 'to'",
 ]);
 
 interface Candidate {
