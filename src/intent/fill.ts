@@ -393,7 +393,8 @@ function fillNumbers(f: Filler, params: Param[]): void {
     const inExpression = (n: NumberMention) =>
       f.mentions.expressions.some((e) => n.start >= e.start && n.end <= e.end);
     const all = free().filter((n) => !inExpression(n));
-    if (all.length >= 1 && all[0] && all.at(-1)) {
+    // One number is not a list ("15% of my salary" names no data set).
+    if (all.length >= 2 && all[0] && all.at(-1)) {
       const span = { start: all[0].start, end: all.at(-1)?.end ?? all[0].end };
       f.set(
         param,
