@@ -4,9 +4,9 @@
 // result; and `switchboard eval-requests` judges such requests by kind.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { after, before, test } from "node:test";
 import { promisify } from "node:util";
 import { configFrom, openSwitchboard, type Switchboard } from "../../src/app/index.ts";
@@ -31,6 +31,15 @@ let catalog: string;
 before(async () => {
   const dir = await mkdtemp(join(tmpdir(), "switchboard-rae-"));
   const tools = (await loadCatalog(join(ROOT, "catalog"))).filter((t) => NAMES.includes(t.name));
+  // Sandboxed code must live inside its catalog's folder: each tool's file is copied next to the catalog.
+  await mkdir(join(dir, "tools"));
+  for (const tool of tools) {
+    if (tool.binding?.type !== "sandbox" || !tool.binding.file)
+      throw new Error(`${tool.name} is not sandboxed`);
+    const file = `tools/${basename(tool.binding.file)}`;
+    await copyFile(tool.binding.file, join(dir, file));
+    tool.binding = { ...tool.binding, file };
+  }
   catalog = join(dir, "catalog.json");
   await writeFile(catalog, JSON.stringify({ tools }));
   const env = readEnv();

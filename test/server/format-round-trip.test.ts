@@ -2,7 +2,8 @@
 // convention, and the calls a model sends back in that convention to /v1/execute, including the nulls an
 // OpenAI strict-mode model sends for the optional fields strict mode made required.
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { copyFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { after, before, test } from "node:test";
 import { call, ROOT, type Service, startService, writeCatalog } from "./harness.ts";
 
@@ -24,9 +25,11 @@ before(async () => {
         required: ["action", "text"],
         additionalProperties: false,
       },
-      binding: { type: "sandbox", file: join(ROOT, "catalog/tools/url_codec.js") },
+      binding: { type: "sandbox", file: "url_codec.js" },
     },
   ]);
+  // Sandboxed code must live inside its catalog's folder.
+  await copyFile(join(ROOT, "catalog/tools/url_codec.js"), join(dirname(catalog), "url_codec.js"));
   service = await startService({ catalog });
 });
 after(() => service?.stop());
