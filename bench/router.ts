@@ -247,9 +247,10 @@ async function scale() {
 
   // Recall of the HNSW graph with the shipped ef against exact search over the same vectors.
   // biome-ignore lint/complexity/useLiteralKeys: the benchmark reads the router's private index on purpose
-  const dense = router["dense"];
+  const index = router["index"];
   // biome-ignore lint/complexity/useLiteralKeys: as above
-  const store = router["vectors"];
+  const dense = index["dense"];
+  const store = index.vectors;
   const labels = [...store.labels()];
   let found = 0;
   const recallQueries = queryVectors.slice(0, 50);

@@ -29,14 +29,19 @@ async function check_password_strength(args) {
   const length = [...password].length;
   let entropy = length * Math.log2(Math.max(pool, 2));
   const warnings = [];
-  const deLeet = lower
-    .replace(/[@4]/g, "a")
-    .replace(/3/g, "e")
-    .replace(/[1!]/g, "i")
-    .replace(/0/g, "o")
-    .replace(/[$5]/g, "s")
-    .replace(/7/g, "t");
-  if (common.has(lower) || common.has(deLeet) || common.has(deLeet.replace(/\d+$/, ""))) {
+  const deLeet = (text) =>
+    text
+      .replace(/[@4]/g, "a")
+      .replace(/3/g, "e")
+      .replace(/[1!]/g, "i")
+      .replace(/0/g, "o")
+      .replace(/[$5]/g, "s")
+      .replace(/7/g, "t");
+  // The trailing digits and symbols people append ("Password1!", "summer2024") come off before de-leeting:
+  // de-leeted first, "1!" would turn into letters and hide the word.
+  const stem = lower.replace(/[\d\W_]+$/, "");
+  const candidates = [lower, deLeet(lower), stem, deLeet(stem)];
+  if (candidates.some((c) => c !== "" && common.has(c))) {
     warnings.push("this is one of the most common passwords");
     entropy = Math.min(entropy, 10);
   }

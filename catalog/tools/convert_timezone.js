@@ -101,14 +101,16 @@ async function convert_timezone(args) {
   const notes = [];
   let epoch;
   const withOffset = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2})?)(Z|[+-]\d{2}:?\d{2})$/i.exec(raw);
-  const wall = /^(?:(\d{4})-(\d{2})-(\d{2})[T ])?(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(am|pm)?$/i.exec(raw);
+  // "15:00", "3:30 pm" and, with am/pm, "3pm": the minutes may only be left out next to am/pm.
+  const clock = /^(?:(\d{4})-(\d{2})-(\d{2})[T ])?(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?\s*(am|pm)?$/i.exec(raw);
+  const wall = clock && (clock[5] !== undefined || clock[7] !== undefined) ? clock : null;
   if (raw === "now") epoch = Date.now();
   else if (withOffset) {
     epoch = Date.parse(`${withOffset[1]}T${withOffset[2]}${withOffset[3].toUpperCase()}`);
     notes.push("the time carried its own UTC offset, so from_zone was not needed to place it");
   } else if (wall) {
     let hour = Number(wall[4]);
-    const minute = Number(wall[5]);
+    const minute = Number(wall[5] ?? 0);
     const second = Number(wall[6] ?? 0);
     if (wall[7]) {
       if (hour < 1 || hour > 12) throw new Error(`time: "${raw}" has an hour outside 1-12 for am/pm`);

@@ -1,7 +1,7 @@
 // Tool definitions in the shape each agent framework expects. MCP is the catalog's own shape; OpenAI's
 // strict function calling and Anthropic's tool use need a sanitised name, and OpenAI strict mode needs a
 // schema where every property is required, optional ones are nullable and no object allows extra keys.
-import type { Tool } from "../catalog/index.ts";
+import { type Tool, validateAgainstSchema } from "../catalog/index.ts";
 import type { DefinitionFormat } from "./requests.ts";
 
 const PROVIDER_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -56,8 +56,44 @@ export function strictSchema(schema: JsonSchema): JsonSchema {
   return out;
 }
 
+/**
+ * Arguments as the original schema means them: strict mode made every optional field required and
+ * nullable, so a model sends `null` for "not given". Such a `null` is dropped when the original schema made
+ * the field optional and does not itself accept null; a null for a required field is left for validation.
+ */
+export function withoutStrictNulls(schema: JsonSchema, value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const items = schema.items;
+    return items && typeof items === "object" && !Array.isArray(items)
+      ? value.map((v) => withoutStrictNulls(items as JsonSchema, v))
+      : value;
+  }
+  if (!value || typeof value !== "object" || !schema.properties || typeof schema.properties !== "object")
+    return value;
+  const properties = schema.properties as Record<string, JsonSchema>;
+  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value as Record<string, unknown>)) {
+    const property = properties[key];
+    if (field === null && property && !required.has(key) && validateAgainstSchema(property, null).length > 0)
+      continue;
+    out[key] = property ? withoutStrictNulls(property, field) : field;
+  }
+  return out;
+}
+
 export function formatDefinition(tool: Tool, format: DefinitionFormat): Record<string, unknown> {
   const description = tool.description;
+  if (format === "openai-responses") {
+    // The Responses API's function tools are flat: no "function" wrapper.
+    return {
+      type: "function",
+      name: providerToolName(tool.name),
+      description,
+      parameters: strictSchema(tool.inputSchema as JsonSchema),
+      strict: true,
+    };
+  }
   if (format === "openai") {
     return {
       type: "function",

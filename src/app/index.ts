@@ -25,6 +25,14 @@ export {
   toolCallSchema,
   toolSchema,
 } from "./requests.ts";
+export {
+  judge,
+  type LabelledRequest,
+  labelledRequestSchema,
+  readLabelledRequests,
+  summarise,
+  type Verdict,
+} from "./route-and-execute/evaluate.ts";
 export { type OpenOptions, openSwitchboard } from "./switchboard.ts";
 export {
   AppError,

@@ -4,9 +4,10 @@ import { z } from "zod";
 import { toolSchema } from "../catalog/index.ts";
 import { synthesisRequestSchema } from "../synth/index.ts";
 
-export const definitionFormatSchema = z
-  .enum(["mcp", "openai", "anthropic"])
-  .meta({ description: "Shape of the returned tool definitions" });
+export const definitionFormatSchema = z.enum(["mcp", "openai", "openai-responses", "anthropic"]).meta({
+  description:
+    "Shape of the returned tool definitions: MCP, OpenAI Chat Completions (strict), OpenAI Responses (flat, strict) or Anthropic",
+});
 
 export const routeRequestSchema = z.strictObject({
   query: z
@@ -27,8 +28,42 @@ export const toolCallSchema = z.strictObject({
   arguments: z.record(z.string(), z.unknown()).default({}),
 });
 
+/** OpenAI sends arguments as JSON text; text that does not parse is left for validation to name. */
+function parsedArguments(text: unknown): unknown {
+  if (typeof text !== "string") return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * A call as a model sent it back, in the convention of the definitions it was given: OpenAI Chat
+ * Completions ({ id, type: "function", function: { name, arguments: "<JSON>" } }), OpenAI Responses
+ * ({ type: "function_call", call_id, name, arguments: "<JSON>" }) or Anthropic ({ type: "tool_use", id,
+ * name, input }), rewritten to Switchboard's own { id, name, arguments } before validation, so every
+ * problem is named at the same path whatever the convention.
+ */
+export function normaliseToolCall(call: unknown): unknown {
+  if (!call || typeof call !== "object") return call;
+  const c = call as Record<string, unknown>;
+  const fn = c.function as Record<string, unknown> | undefined;
+  if (c.type === "function" && fn && typeof fn === "object")
+    return { id: c.id, name: fn.name, arguments: parsedArguments(fn.arguments) };
+  if (c.type === "function_call")
+    return { id: c.call_id, name: c.name, arguments: parsedArguments(c.arguments) };
+  if (c.type === "tool_use") return { id: c.id, name: c.name, arguments: c.input };
+  return call;
+}
+
+export const modelToolCallSchema = z.preprocess(normaliseToolCall, toolCallSchema).meta({
+  description:
+    "A tool call as { id, name, arguments }, or as an OpenAI Chat Completions, OpenAI Responses or Anthropic model sent it",
+});
+
 export const executeRequestSchema = z.strictObject({
-  calls: z.array(toolCallSchema).min(1, "needs at least one call").max(64),
+  calls: z.array(modelToolCallSchema).min(1, "needs at least one call").max(64),
 });
 
 export const routeAndExecuteRequestSchema = z.strictObject({

@@ -43,7 +43,7 @@ import {
 import type { SwitchboardConfig } from "./config.ts";
 import { CatalogTokens } from "./context.ts";
 import { FeedbackGate, type FeedbackOutcome, type Voter } from "./feedback-gate.ts";
-import { formatDefinition, providerToolName } from "./formats.ts";
+import { formatDefinition, providerToolName, withoutStrictNulls } from "./formats.ts";
 import { Metrics } from "./metrics.ts";
 import {
   type FeedbackPair,
@@ -53,6 +53,7 @@ import {
   type SynthesizeRequest,
   type ToolCall,
 } from "./requests.ts";
+import { answerRequest } from "./route-and-execute/answer.ts";
 import { openScaleOut, storeProblem } from "./scale-out.ts";
 import { recordToolSpan } from "./tracing.ts";
 import {
@@ -213,7 +214,11 @@ export async function openSwitchboard(config: SwitchboardConfig, options: OpenOp
     const resolved = calls.map((call, i) => {
       const name = resolveName(call.name);
       if (!name) unknown.push(`calls.${i}.name "${call.name}"`);
-      return { ...call, name: name ?? call.name };
+      const schema = name ? registry.get(name)?.inputSchema : undefined;
+      const args = schema
+        ? (withoutStrictNulls(schema, call.arguments) as Record<string, unknown>)
+        : call.arguments;
+      return { ...call, name: name ?? call.name, arguments: args };
     });
     if (unknown.length > 0) throw new AppError("not_found", `unknown tool(s): ${unknown.join(", ")}`);
     return scaleOut.executeOnce(
@@ -348,27 +353,12 @@ export async function openSwitchboard(config: SwitchboardConfig, options: OpenOp
     };
   }
 
-  async function routeAndExecute(request: RouteAndExecuteRequest): Promise<RouteAndExecuteResponse> {
-    const args = request.arguments ?? {};
-    const routed = await route({
-      query: request.query,
-      topK: 3,
-      ...(request.threshold !== undefined ? { threshold: request.threshold } : {}),
-      ...(request.categories ? { categories: request.categories } : {}),
-    });
-    const steps: Step[] = [
-      {
-        step: "route",
-        matched: routed.matched,
-        threshold: routed.threshold,
-        candidates: routed.tools.map((t) => ({ name: t.name, score: t.score })),
-      },
-    ];
-    const best = routed.matched ? routed.tools[0] : undefined;
-    const tool = best && registry.get(best.name);
-    if (tool) return runValidated(tool, args, steps);
+  /** Nothing fits: with an LLM configured, write the tool, register it, then run it like any other. */
+  async function synthesizeAndRun(
+    request: RouteAndExecuteRequest,
+    steps: Step[],
+  ): Promise<RouteAndExecuteResponse> {
     if (!config.llm) return { status: "no_match", steps };
-    // Nothing fits and an LLM is configured: write the tool, register it, then run it like any other.
     const outcome = await fromIntent(
       { intent: request.query, ...(request.arguments ? { arguments: request.arguments } : {}) },
       config.llm,
@@ -380,8 +370,17 @@ export async function openSwitchboard(config: SwitchboardConfig, options: OpenOp
     await indexing;
     steps.push({ step: "synthesize", ok: true, tool: outcome.tool.name, rounds: outcome.rounds });
     steps.push({ step: "register", tool: outcome.tool.name, version: outcome.tool.version ?? 1 });
-    return runValidated(outcome.tool, args, steps);
+    return runValidated(outcome.tool, request.arguments ?? {}, steps);
   }
+
+  const routeAndExecute = (request: RouteAndExecuteRequest): Promise<RouteAndExecuteResponse> =>
+    answerRequest(request, {
+      route,
+      getTool: (name) => registry.get(name),
+      run: runValidated,
+      noMatch: synthesizeAndRun,
+      ...(config.llm ? { llm: config.llm } : {}),
+    });
 
   const feedbackGate = new FeedbackGate(store, config.feedbackQuorum);
   async function feedback(pairs: FeedbackPair[], voter: Voter): Promise<FeedbackOutcome> {

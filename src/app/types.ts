@@ -2,6 +2,7 @@
 import type { InspectReport, InspectRequest } from "../browser/index.ts";
 import type { SchemaIssue, Tool } from "../catalog/index.ts";
 import type { CallResult } from "../dispatch/index.ts";
+import type { FilledValue, MissingField, OpaqueKind } from "../intent/index.ts";
 import type { SynthesisIssue, SynthesisStage, TestRun } from "../synth/index.ts";
 import type { ContextSaved } from "./context.ts";
 import type { FeedbackOutcome, Voter } from "./feedback-gate.ts";
@@ -36,7 +37,18 @@ export interface RouteResponse {
 export type { CallResult };
 
 export type Step =
-  | { step: "route"; matched: boolean; threshold: number; candidates: { name: string; score: number }[] }
+  | {
+      step: "route";
+      matched: boolean;
+      threshold: number;
+      /** The text routed when opaque values (tokens, blobs, long numbers) were taken out of the query. */
+      routedText?: string;
+      opaque?: { kind: OpaqueKind; start: number; end: number }[];
+      /** `adjusted` is the score after the argument evidence in `why`. */
+      candidates: { name: string; score: number; adjusted?: number; why?: string[] }[];
+    }
+  | { step: "arguments"; tool: string; filled: FilledValue[]; llmProblem?: string }
+  | { step: "split"; intents: string[] }
   | { step: "validate"; tool: string; ok: boolean; issues?: SchemaIssue[]; inputSchema?: unknown }
   | { step: "execute"; result: CallResult }
   | { step: "synthesize"; ok: true; tool: string; rounds: number }
@@ -46,11 +58,19 @@ export type Step =
 export interface RouteAndExecuteResponse {
   /**
    * completed/failed: the call ran; invalid_arguments: fix `arguments` per the validate step; no_match:
-   * nothing cleared the threshold and no LLM is configured; synthesis_failed: the LLM's tool failed its checks.
+   * nothing cleared the threshold and no LLM is configured; synthesis_failed: the LLM's tool failed its checks;
+   * needs_input: a required value is missing or a named thing could not be placed: answer `question`.
    */
-  status: "completed" | "failed" | "invalid_arguments" | "no_match" | "synthesis_failed";
+  status: "completed" | "failed" | "invalid_arguments" | "needs_input" | "no_match" | "synthesis_failed";
   tool?: string;
   result?: CallResult;
+  /** needs_input: the fields to supply, each with its schema. */
+  missing?: MissingField[];
+  question?: string;
+  /** A request with several intents: one answer each, in order (the status is the first that did not complete). */
+  intents?: RouteAndExecuteResponse[];
+  /** The intent this answer is for, with any reference to an earlier result replaced by it. */
+  intent?: string;
   steps: Step[];
 }
 

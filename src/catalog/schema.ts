@@ -217,6 +217,16 @@ export const toolSchema = z
     category: z.string().min(1).optional().meta({ description: "Department for tier-1 routing" }),
     tags: z.array(z.string().min(1)).optional(),
     examples: z.array(z.string().min(1)).optional().meta({ description: "Example user queries" }),
+    exampleCalls: z
+      .array(
+        z.strictObject({
+          query: z.string().min(1).optional(),
+          arguments: z.record(z.string(), z.unknown()),
+          output: z.record(z.string(), z.unknown()).meta({ description: "Fields the answer must contain" }),
+        }),
+      )
+      .optional()
+      .meta({ description: "Calls with known answers; the catalog's tests run them" }),
     binding: bindingSchema.optional(),
     policy: policySchema.optional(),
     version: z.number().int().positive().optional(),

@@ -14,6 +14,7 @@ const commands: Record<string, () => Promise<{ command: Command }>> = {
   index: () => import("./commands/index-catalog.ts"),
   route: () => import("./commands/route.ts"),
   eval: () => import("./commands/eval.ts"),
+  "eval-requests": () => import("./commands/eval-requests.ts"),
   calibrate: () => import("./commands/calibrate.ts"),
   feedback: () => import("./commands/feedback.ts"),
   exec: () => import("./commands/exec.ts"),

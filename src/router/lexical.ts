@@ -4,8 +4,7 @@
 //
 // Hand-written rather than minisearch: routing needs a score that means the same thing across queries (for
 // the threshold), the share of the query's IDF mass a tool covers, which minisearch's relative BM25+ does
-// not give; and minisearch's Map-based scoring is far slower at scale (`npm run bench` at 100k API-style
-// tools: p50 0.44 ms for a search and its best 32 here against 394 ms for minisearch's search).
+// not give; and minisearch's Map-based scoring is far slower at scale (docs/performance.md, "Router").
 import type { Tool } from "../catalog/index.ts";
 import { namePairs, nameWords, queryTerms, terms } from "./text.ts";
 
@@ -17,12 +16,8 @@ const TAG_WEIGHT = 2;
 /**
  * A pair of the tool's name words found close together in one step of the query scores like a term with
  * this share of its IDF. Pairs the catalog has never seen ("payment service") are not counted in the
- * normaliser: they are how people talk, not information a tool could cover. Measured with `switchboard
- * eval` (no calibration, no examples, generic fusion weight 0.65) on 4,000 API-style tools from
- * test/router/fixtures: hit@1 0.790 -> 0.889 (generate-api-catalog.ts) and 0.845 -> 0.855 (the differently
- * worded generate-service-catalog.ts); offline, a pair weight of 1 did worse on the first (0.91 against
- * 0.93) and no better on the second. MetaTool dev odd half identical (0.5563 / recall@5 0.7814 / AUROC
- * 0.9168): its names are one or two words.
+ * normaliser: they are how people talk, not information a tool could cover. Half an IDF rather than a
+ * whole one: see docs/performance.md, "Router".
  */
 const PAIR_WEIGHT = 0.5;
 

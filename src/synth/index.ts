@@ -3,6 +3,8 @@ export type { BrowserCapability } from "./capability-requests.ts";
 export { checkCode } from "./check.ts";
 export { type ConsoleLine, SandboxError, type SandboxErrorKind, type Violation } from "./errors.ts";
 export {
+  type ChatMessage,
+  chatCompletion,
   type IntentDeps,
   type IntentOutcome,
   type IntentRequest,

@@ -59,7 +59,7 @@ export class LlmError extends Error {
   }
 }
 
-interface ChatMessage {
+export interface ChatMessage {
   role: "system" | "user" | "assistant";
   content: string;
 }
@@ -124,7 +124,21 @@ function feedback(failure: SynthesisFailure): string {
   ].join("\n");
 }
 
-async function ask(llm: LlmConfig, messages: ChatMessage[], deps: IntentDeps): Promise<string> {
+/** One chat completion; `extra` adds body fields such as a structured-output `response_format`. */
+export async function chatCompletion(
+  llm: LlmConfig,
+  messages: ChatMessage[],
+  options: { signal?: AbortSignal; timeoutMs?: number; extra?: Record<string, unknown> } = {},
+): Promise<string> {
+  return ask(llm, messages, { llmTimeoutMs: options.timeoutMs, signal: options.signal }, options.extra);
+}
+
+async function ask(
+  llm: LlmConfig,
+  messages: ChatMessage[],
+  deps: { llmTimeoutMs?: number | undefined; signal?: AbortSignal | undefined },
+  extra: Record<string, unknown> = {},
+): Promise<string> {
   const url = `${llm.baseUrl.replace(/\/+$/, "")}/chat/completions`;
   const signals = [AbortSignal.timeout(deps.llmTimeoutMs ?? 60_000), ...(deps.signal ? [deps.signal] : [])];
   let response: Response;
@@ -135,7 +149,7 @@ async function ask(llm: LlmConfig, messages: ChatMessage[], deps: IntentDeps): P
         "content-type": "application/json",
         ...(llm.apiKey ? { authorization: `Bearer ${llm.apiKey}` } : {}),
       },
-      body: JSON.stringify({ model: llm.model, messages, temperature: 0 }),
+      body: JSON.stringify({ model: llm.model, messages, temperature: 0, ...extra }),
       signal: AbortSignal.any(signals),
     });
   } catch (error) {

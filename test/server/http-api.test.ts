@@ -59,7 +59,7 @@ test("binds to loopback, answers health, readiness and the OpenAPI document with
     assert.ok(openapi.body.paths[path], `OpenAPI documents ${path}`);
   const body = openapi.body.paths["/v1/route"].post.requestBody.content["application/json"].schema;
   assert.deepEqual(body.required, ["query"]);
-  assert.deepEqual(body.properties.format.enum, ["mcp", "openai", "anthropic"]);
+  assert.deepEqual(body.properties.format.enum, ["mcp", "openai", "openai-responses", "anthropic"]);
 });
 
 test("every response carries a request id, the caller's own when given", async () => {
@@ -233,7 +233,7 @@ test("route-and-execute: runs the best tool, returns schema feedback for bad arg
   assert.equal(ran.body.tool, "refund_order");
   assert.deepEqual(
     ran.body.steps.map((s: { step: string }) => s.step),
-    ["route", "validate", "execute"],
+    ["route", "arguments", "validate", "execute"],
   );
   assert.deepEqual(ran.body.result.output, { refunded: "1234" });
   assert.ok(standIn.refunds.includes("1234"));

@@ -1,0 +1,271 @@
+// Route-and-execute for one request: opaque values out of the routing text, candidates re-ranked by the
+// arguments they can take (supplied by the agent or found in the request), arguments filled from the
+// request, and "needs_input" instead of a guess when a required value is missing. Several intents in one
+// request are answered one by one, a later one using an earlier one's result when it refers to it.
+import { type Tool, validateAgainstSchema } from "../../catalog/index.ts";
+import {
+  type FillResult,
+  fillArguments,
+  findOpaqueValues,
+  type MissingField,
+  primaryValue,
+  questionFor,
+  refersBack,
+  routingText,
+  splitIntents,
+  substituteReference,
+} from "../../intent/index.ts";
+import { type LlmConfig, LlmError } from "../../synth/index.ts";
+import type { RouteAndExecuteRequest, RouteRequest } from "../requests.ts";
+import type { RouteAndExecuteResponse, RouteResponse, Step } from "../types.ts";
+import { fillWithLlm } from "./llm-fill.ts";
+
+export interface AnswerDeps {
+  route(request: RouteRequest): Promise<RouteResponse>;
+  getTool(name: string): Tool | undefined;
+  /** Validates and runs a call, appending its steps. */
+  run(tool: Tool, args: Record<string, unknown>, steps: Step[]): Promise<RouteAndExecuteResponse>;
+  /** What to do when nothing fits: write a tool with the LLM, or answer no_match. */
+  noMatch(request: RouteAndExecuteRequest, steps: Step[]): Promise<RouteAndExecuteResponse>;
+  /** When configured, the LLM fills the arguments the agent did not send. */
+  llm?: LlmConfig;
+}
+
+const CANDIDATES = 8;
+/** How far below the threshold a candidate may be when the evidence for it is exact (its arguments fit). */
+const EVIDENCE_MARGIN = 0.15;
+
+/** Values whose shape alone says what they are: placing one is evidence for the tool, unlike a bare number. */
+const TYPED_EVIDENCE = new Set([
+  "math expression",
+  "cron expression",
+  "version",
+  "colour",
+  "time of day",
+  "date",
+  // "<n> <unit> to <unit>": counted once, by its target unit.
+  "unit after 'to'",
+]);
+
+interface Candidate {
+  tool: Tool;
+  score: number;
+  adjusted: number;
+  fill: FillResult;
+  evidence: string[];
+  eligible: boolean;
+  /** Every required value is available and at least one value came from the request or the agent. */
+  satisfied: boolean;
+}
+
+/** How far above a candidate that can run, one that cannot (a required value is missing) must score to win. */
+const SATISFIABLE_MARGIN = 0.12;
+
+/** The best eligible candidate; one whose required values are missing yields to a close one that can run. */
+function choose(candidates: Candidate[]): Candidate | undefined {
+  const eligible = candidates.filter((c) => c.eligible).sort((a, b) => b.adjusted - a.adjusted);
+  const best = eligible[0];
+  if (!best || best.satisfied) return best;
+  const runnable = eligible.find((c) => c.satisfied && c.adjusted >= best.adjusted - SATISFIABLE_MARGIN);
+  if (runnable)
+    runnable.evidence.push(
+      `preferred over ${best.tool.name}, which lacks ${best.fill.missing.map((m) => m.field).join(", ")}`,
+    );
+  return runnable ?? best;
+}
+
+function properties(tool: Tool): Record<string, unknown> {
+  return ((tool.inputSchema as { properties?: Record<string, unknown> }).properties ?? {}) as Record<
+    string,
+    unknown
+  >;
+}
+
+/** Score adjustments from the arguments: exact evidence moves a candidate, words alone do not. */
+function weigh(
+  tool: Tool,
+  score: number,
+  matched: boolean,
+  threshold: number,
+  fill: FillResult,
+  supplied: Record<string, unknown>,
+): Candidate {
+  const evidence: string[] = [];
+  let adjusted = score;
+  let exact = false;
+  const keys = Object.keys(supplied);
+  if (keys.length > 0) {
+    const known = keys.filter((k) => k in properties(tool));
+    const closed = (tool.inputSchema as { additionalProperties?: unknown }).additionalProperties === false;
+    const issues = validateAgainstSchema(tool.inputSchema, fill.arguments);
+    adjusted += 0.15 * (known.length / keys.length);
+    if (closed && known.length < keys.length) {
+      adjusted -= 0.2;
+      evidence.push(`does not accept ${keys.filter((k) => !known.includes(k)).join(", ")}`);
+    } else if (known.length === keys.length) evidence.push(`accepts the given ${keys.join(", ")}`);
+    if (known.length === keys.length && issues.length === 0) {
+      adjusted += 0.05;
+      exact = true;
+      evidence.push("the given arguments validate");
+    }
+  }
+  if (fill.placedOpaque.length > 0) {
+    adjusted += 0.05 * fill.placedOpaque.length;
+    exact = true;
+    evidence.push(`takes the ${fill.placedOpaque.join(", ")} in the request`);
+  }
+  const typed = fill.filled.filter((v) => v.how !== undefined && TYPED_EVIDENCE.has(v.how)).map((v) => v.how);
+  if (typed.length > 0) {
+    adjusted += 0.08 * typed.length;
+    evidence.push(`takes the ${typed.join(", ")} in the request`);
+  }
+  if (fill.missing.length === 0) {
+    adjusted += 0.03;
+    evidence.push("every required value is available");
+  } else {
+    adjusted -= 0.02 * fill.missing.length;
+    evidence.push(`missing ${fill.missing.map((m) => m.field).join(", ")}`);
+  }
+  const eligible = matched || (exact && score >= threshold - EVIDENCE_MARGIN);
+  const satisfied = fill.missing.length === 0 && fill.filled.length > 0;
+  return { tool, score, adjusted, fill, evidence, eligible, satisfied };
+}
+
+/** Values the agent supplied, and values from the request whose validation failed, split apart. */
+function failedQueryValues(tool: Tool, fill: FillResult): MissingField[] {
+  const issues = validateAgainstSchema(tool.inputSchema, fill.arguments);
+  const fromQuery = new Set(fill.filled.filter((v) => v.source === "query").map((v) => v.field));
+  const props = properties(tool) as Record<string, Record<string, unknown>>;
+  return issues.flatMap((issue) => {
+    const field = issue.path.split(".")[0] ?? "";
+    return fromQuery.has(field)
+      ? [{ field, schema: props[field] ?? {}, reason: `"${String(fill.arguments[field])}" ${issue.message}` }]
+      : [];
+  });
+}
+
+async function answerOne(
+  request: RouteAndExecuteRequest,
+  deps: AnswerDeps,
+): Promise<RouteAndExecuteResponse> {
+  const supplied = request.arguments ?? {};
+  const opaque = findOpaqueValues(request.query);
+  // The text after "…: " is the data to work on, not the instruction ("count the words in: …").
+  // Quoted text is data too ("slugify \"Hello World\"" is about slugs, not greetings).
+  const instruction = request.query
+    .replace(/^((?:\S+\s+){2,}\S+?):\s+\S[\s\S]*$/, "$1")
+    .replace(/"[^"]+"|(?<![\w])'[^']+'(?![\w])|“[^”]+”/g, "text");
+  const query = routingText(instruction, findOpaqueValues(instruction)) || request.query;
+  const routed = await deps.route({
+    query,
+    topK: CANDIDATES,
+    ...(request.threshold !== undefined ? { threshold: request.threshold } : {}),
+    ...(request.categories ? { categories: request.categories } : {}),
+  });
+  const candidates: Candidate[] = [];
+  for (const [i, hit] of routed.tools.entries()) {
+    const tool = deps.getTool(hit.name);
+    if (!tool) continue;
+    // `matched` is the top score against the threshold; each candidate is held to the same bar.
+    const matched = routed.matched && (i === 0 || hit.score >= routed.threshold);
+    candidates.push(
+      weigh(
+        tool,
+        hit.score,
+        matched,
+        routed.threshold,
+        fillArguments(request.query, tool.inputSchema as Record<string, unknown>, supplied),
+        supplied,
+      ),
+    );
+  }
+  const chosen = choose(candidates);
+  const steps: Step[] = [
+    {
+      step: "route",
+      matched: Boolean(chosen),
+      threshold: routed.threshold,
+      ...(query !== request.query
+        ? { routedText: query, opaque: opaque.map((o) => ({ kind: o.kind, start: o.start, end: o.end })) }
+        : {}),
+      candidates: candidates.map((c) => ({
+        name: c.tool.name,
+        score: c.score,
+        adjusted: Math.round(c.adjusted * 1e4) / 1e4,
+        why: c.evidence,
+      })),
+    },
+  ];
+  if (!chosen) return deps.noMatch(request, steps);
+  const { tool } = chosen;
+  let fill = chosen.fill;
+  let llmProblem: string | undefined;
+  const unsupplied = Object.keys(properties(tool)).some((key) => !(key in supplied));
+  if (deps.llm && unsupplied) {
+    try {
+      fill = await fillWithLlm(request.query, tool, fill, supplied, deps.llm);
+    } catch (error) {
+      // An unreachable LLM leaves the offline extraction's answer, which asks rather than guesses.
+      if (!(error instanceof LlmError)) throw error;
+      llmProblem = error.message;
+    }
+  }
+  steps.push({
+    step: "arguments",
+    tool: tool.name,
+    filled: fill.filled,
+    ...(llmProblem ? { llmProblem } : {}),
+  });
+  // A value the agent sent that the schema refuses is the agent's to fix: the validate step names it.
+  const agentFields = new Set(Object.keys(supplied));
+  const agentIssues = validateAgainstSchema(tool.inputSchema, fill.arguments).filter((i) =>
+    agentFields.has(i.path.split(".")[0] ?? ""),
+  );
+  if (agentIssues.length > 0) return deps.run(tool, fill.arguments, steps);
+  const missing = [...fill.missing, ...(fill.missing.length === 0 ? failedQueryValues(tool, fill) : [])];
+  if (missing.length > 0)
+    return {
+      status: "needs_input",
+      tool: tool.name,
+      missing,
+      question: questionFor(tool.name, missing),
+      steps,
+    };
+  return deps.run(tool, fill.arguments, steps);
+}
+
+/**
+ * Answers a request: one intent, or each of several in order. A split is kept only when every intent
+ * finds a tool; otherwise the request is answered whole.
+ */
+export async function answerRequest(
+  request: RouteAndExecuteRequest,
+  deps: AnswerDeps,
+): Promise<RouteAndExecuteResponse> {
+  const intents = request.arguments ? [request.query] : splitIntents(request.query);
+  if (intents.length < 2) return answerOne(request, deps);
+  const answers: RouteAndExecuteResponse[] = [];
+  let previous: RouteAndExecuteResponse | undefined;
+  for (const intent of intents) {
+    let text = intent;
+    if (previous && refersBack(intent)) {
+      const output = previous.status === "completed" ? previous.result?.output : undefined;
+      const call = previous.steps.find((s) => s.step === "arguments");
+      const args =
+        call && call.step === "arguments"
+          ? Object.fromEntries(call.filled.map((v) => [v.field, v.value]))
+          : {};
+      const value = primaryValue(output, args);
+      if (value !== undefined) text = substituteReference(intent, value);
+    }
+    const answer = await answerOne(
+      { ...request, query: text },
+      { ...deps, noMatch: async (_r, steps) => ({ status: "no_match", steps }) },
+    );
+    if (answer.status === "no_match") return answerOne(request, deps);
+    answers.push({ ...answer, ...(text !== intent ? { intent: text } : { intent }) });
+    previous = answer;
+  }
+  const status = answers.find((a) => a.status !== "completed")?.status ?? "completed";
+  return { status, intents: answers, steps: [{ step: "split", intents }] };
+}

@@ -1,0 +1,108 @@
+// Arguments from the request by the configured LLM: structured output against the tool's schema (in
+// OpenAI strict form, where "not given" is a null), the validation problems fed back once, and a null or a
+// still-invalid value left out, so a required one ends as needs_input rather than a guess.
+import { type Tool, validateAgainstSchema } from "../../catalog/index.ts";
+import type { FilledValue, FillResult } from "../../intent/index.ts";
+import { type ChatMessage, chatCompletion, type LlmConfig } from "../../synth/index.ts";
+import { providerToolName, strictSchema, withoutStrictNulls } from "../formats.ts";
+
+type JsonSchema = Record<string, unknown>;
+
+const SYSTEM = `You fill in the arguments of one tool call from a user's request.
+Use only values the request states or plainly implies (a city for a time zone, "annually" for once a year).
+Use null for every value the request does not give: never invent one and never use a default.
+Reply with the JSON object of arguments only.`;
+
+function parseObject(content: string): Record<string, unknown> | undefined {
+  const text = content.slice(content.indexOf("{"), content.lastIndexOf("}") + 1);
+  try {
+    const value = JSON.parse(text);
+    return value && typeof value === "object" && !Array.isArray(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The span of the request a value was read from, when it appears there as written. */
+function spanOf(query: string, value: unknown): FilledValue["span"] {
+  if (typeof value !== "string" && typeof value !== "number") return undefined;
+  const text = String(value);
+  const start = query.toLowerCase().indexOf(text.toLowerCase());
+  return start < 0 || text === ""
+    ? undefined
+    : { start, end: start + text.length, text: query.slice(start, start + text.length) };
+}
+
+/**
+ * Fills `tool`'s arguments with the LLM. Values the agent supplied, and values the offline extraction
+ * found that the LLM left out, are kept; the agent's always win.
+ */
+export async function fillWithLlm(
+  query: string,
+  tool: Tool,
+  offline: FillResult,
+  supplied: Record<string, unknown>,
+  llm: LlmConfig,
+): Promise<FillResult> {
+  const schema = tool.inputSchema as JsonSchema;
+  const messages: ChatMessage[] = [
+    { role: "system", content: SYSTEM },
+    {
+      role: "user",
+      content: [
+        `Tool: ${tool.name}: ${tool.description}`,
+        `Request: ${query}`,
+        ...(Object.keys(supplied).length > 0
+          ? [`Already given by the caller: ${JSON.stringify(supplied)}`]
+          : []),
+      ].join("\n"),
+    },
+  ];
+  const format = {
+    response_format: {
+      type: "json_schema",
+      json_schema: {
+        name: providerToolName(`${tool.name}_arguments`),
+        schema: strictSchema(schema),
+        strict: true,
+      },
+    },
+  };
+  let proposed: Record<string, unknown> = {};
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    const content = await chatCompletion(llm, messages, { extra: format });
+    messages.push({ role: "assistant", content });
+    const parsed = parseObject(content);
+    proposed = parsed ? (withoutStrictNulls(schema, parsed) as Record<string, unknown>) : {};
+    // Nulls for required fields mean "not given": they are left out, to be asked for; so are keys the
+    // schema does not have.
+    const known = (schema.properties ?? {}) as JsonSchema;
+    for (const [key, value] of Object.entries(proposed))
+      if (value === null || !(key in known)) delete proposed[key];
+    const issues = validateAgainstSchema(schema, { ...proposed, ...supplied }).filter(
+      (issue) => issue.message !== "is required",
+    );
+    if (parsed && issues.length === 0) break;
+    if (attempt === 2) {
+      for (const issue of issues) delete proposed[issue.path.split(".")[0] ?? ""];
+      break;
+    }
+    messages.push({
+      role: "user",
+      content: parsed
+        ? `These arguments do not fit the schema: ${JSON.stringify(issues)}. Reply with the corrected JSON object.`
+        : "That reply is not one JSON object. Reply with the JSON object of arguments only.",
+    });
+  }
+  const args: Record<string, unknown> = { ...offline.arguments, ...proposed, ...supplied };
+  const filled: FilledValue[] = Object.entries(args).map(([field, value]) => {
+    if (field in supplied) return { field, value, source: "agent" };
+    if (field in proposed) {
+      const span = spanOf(query, value);
+      return { field, value, source: "llm", how: "LLM structured output", ...(span ? { span } : {}) };
+    }
+    return offline.filled.find((v) => v.field === field) ?? { field, value, source: "query" };
+  });
+  const missing = offline.missing.filter((m) => !(m.field in args) || m.reason.startsWith("no time zone"));
+  return { arguments: args, filled, missing, placedOpaque: offline.placedOpaque };
+}

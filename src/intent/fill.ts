@@ -1,0 +1,535 @@
+// Arguments from the request, driven by the chosen tool's JSON Schema: each parameter's type, enum,
+// pattern, format, name and description decide which of the request's typed mentions (mentions.ts) it
+// takes. Every value records the span it came from. A required parameter nothing fits, or a place the
+// request names that no zone matches, is reported as missing: the caller asks, it never guesses.
+import { findMentions, type Mention, type Mentions, type NumberMention } from "./mentions.ts";
+import type { OpaqueKind, OpaqueValue, Span } from "./opaque.ts";
+
+type JsonSchema = Record<string, unknown>;
+
+export interface FilledValue {
+  field: string;
+  value: unknown;
+  /** The agent's arguments, the request's text, or the configured LLM reading the request. */
+  source: "agent" | "query" | "llm";
+  /** Where in the request the value was read, for "query" values. */
+  span?: { start: number; end: number; text: string };
+  /** Which evidence placed it: "quoted", "jwt", "zone", "number after 'years'", … */
+  how?: string;
+}
+
+export interface MissingField {
+  field: string;
+  schema: JsonSchema;
+  /** Why it is missing: nothing in the request fits, or the request names something that does not. */
+  reason: string;
+}
+
+export interface FillResult {
+  arguments: Record<string, unknown>;
+  filled: FilledValue[];
+  missing: MissingField[];
+  /** Opaque values of the request that some parameter took: evidence that the tool fits. */
+  placedOpaque: OpaqueKind[];
+}
+
+interface Param {
+  name: string;
+  schema: JsonSchema;
+  required: boolean;
+  type: string;
+  /** Name and description, lower case, for cue words. */
+  hint: string;
+  words: string[];
+}
+
+function typeOf(schema: JsonSchema): string {
+  const type = schema.type;
+  if (typeof type === "string") return type;
+  if (Array.isArray(type)) return (type.find((t) => t !== "null") as string | undefined) ?? "any";
+  if (Array.isArray(schema.enum) && schema.enum.every((v) => typeof v === "string")) return "string";
+  return "any";
+}
+
+function paramsOf(schema: JsonSchema): Param[] {
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+  return Object.entries(properties).map(([name, child]) => ({
+    name,
+    schema: child,
+    required: required.has(name),
+    type: typeOf(child),
+    hint: `${name.replace(/_/g, " ")} ${typeof child.description === "string" ? child.description : ""}`.toLowerCase(),
+    words: name.toLowerCase().split(/[_\s-]+|(?<=[a-z])(?=[A-Z])/),
+  }));
+}
+
+class Filler {
+  readonly mentions: Mentions;
+  readonly args: Record<string, unknown> = {};
+  readonly filled: FilledValue[] = [];
+  readonly placedOpaque: OpaqueKind[] = [];
+  readonly text: string;
+  private readonly used: Span[] = [];
+  constructor(text: string) {
+    this.text = text;
+    this.mentions = findMentions(text);
+  }
+  free(span: Span): boolean {
+    return !this.used.some((u) => span.start < u.end && span.end > u.start);
+  }
+  /** `consume` false leaves the span to other parameters (an enum's words can frame a number). */
+  set(param: Param, value: unknown, span: Span | undefined, how: string, consume = true): void {
+    this.args[param.name] = value;
+    const entry: FilledValue = { field: param.name, value, source: "query", how };
+    if (span) {
+      entry.span = { start: span.start, end: span.end, text: this.text.slice(span.start, span.end) };
+      if (consume) this.used.push(span);
+    }
+    this.filled.push(entry);
+  }
+  has(param: Param): boolean {
+    return param.name in this.args;
+  }
+}
+
+const BASE_WORDS: [RegExp, number][] = [
+  [/\bbinary\b|\bbase[ -]?2\b/, 2],
+  [/\boctal\b|\bbase[ -]?8\b/, 8],
+  [/\bdecimal\b|\bbase[ -]?10\b/, 10],
+  [/\bhex(?:adecimal)?\b|\bbase[ -]?16\b/, 16],
+];
+
+const PER_YEAR: [RegExp, number][] = [
+  [/\b(?:annually|yearly|once a year)\b/, 1],
+  [/\bsemi-?annually|twice a year\b/, 2],
+  [/\bquarterly\b/, 4],
+  [/\bmonthly\b/, 12],
+  [/\bdaily\b/, 365],
+];
+
+/** Opaque kinds a string parameter accepts, from its format, name and description. */
+function opaqueKindsFor(param: Param): OpaqueKind[] {
+  const kinds: OpaqueKind[] = [];
+  const format = param.schema.format;
+  if (/\b(?:token|jwt)\b/.test(param.hint)) kinds.push("jwt");
+  if (format === "email" || /\bemail\b/.test(param.name)) kinds.push("email");
+  if (format === "uri" || format === "url" || /\b(?:url|uri)\b/.test(param.name)) kinds.push("url");
+  if (format === "uuid" || /\buuid\b/.test(param.name)) kinds.push("uuid");
+  if (/\biban\b/.test(param.hint)) kinds.push("iban");
+  if (/\b(?:card|number)\b/.test(param.name) && param.type === "string")
+    kinds.push("card_number", "long_number");
+  if (/\b(?:hash|digest|checksum)\b/.test(param.name)) kinds.push("hash");
+  if (/\btimestamp|epoch|unix\b/.test(param.hint) && param.type !== "string") kinds.push("long_number");
+  return kinds;
+}
+
+/** Parameters whose value is free text: the first takes an opaque blob or a quoted string. */
+const TEXT_NAMES =
+  /^(?:text|input|data|string|value|content|password|csv|json|expression|query|body|message)$/;
+
+function matchesPattern(param: Param, value: string): boolean {
+  const pattern = param.schema.pattern;
+  if (typeof pattern !== "string") return false;
+  try {
+    return new RegExp(pattern).test(value);
+  } catch {
+    return false;
+  }
+}
+
+function isDateParam(param: Param): boolean {
+  const format = param.schema.format;
+  return (
+    format === "date" ||
+    (typeof param.schema.pattern === "string" && param.schema.pattern.includes("\\d{4}-\\d{2}-\\d{2}")) ||
+    /^(?:date|start|end|from_date|to_date|start_date|end_date)$/.test(param.name)
+  );
+}
+
+function enumValues(param: Param): unknown[] {
+  if (Array.isArray(param.schema.enum)) return param.schema.enum;
+  const items = param.schema.items as JsonSchema | undefined;
+  if (param.type === "array" && items && Array.isArray(items.enum)) return items.enum;
+  return [];
+}
+
+/** The enum value the text names, when exactly one is named outside the spans other values took. */
+function enumMention(f: Filler, param: Param, quoted: Mention[]): { value: string; span: Span } | undefined {
+  const text = f.text
+    .toLowerCase()
+    .replace(/%/g, " percent")
+    .replace(/\bpercentage\b/g, "percent");
+  // Replacing "%" with " percent" shifts offsets; spans are mapped back through this index list.
+  const offsets: number[] = [];
+  for (let i = 0, j = 0; i < f.text.length; i++) {
+    const piece = f.text[i] === "%" ? " percent" : (f.text[i] ?? "");
+    for (let k = 0; k < piece.length; k++) offsets[j++] = i;
+  }
+  const hits: { value: string; span: Span; score: number }[] = [];
+  for (const value of enumValues(param)) {
+    if (typeof value !== "string" || value.length < 2) continue;
+    const words = value.toLowerCase().split(/[_\s-]+/);
+    const pattern = new RegExp(
+      `\\b${words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("\\w*\\s+(?:\\S+\\s+){0,2}?")}`,
+      "g",
+    );
+    for (const match of text.matchAll(pattern)) {
+      const start = offsets[match.index] ?? match.index;
+      const end = (offsets[match.index + match[0].length - 1] ?? start) + 1;
+      const span = { start, end };
+      if (quoted.some((q) => start < q.end && end > q.start)) continue;
+      // More words named is better ("percent change" over "percent"); words in between count against it.
+      const between = match[0].split(/\s+/).length - words.length;
+      hits.push({ value, span, score: words.length * 10 - between });
+    }
+  }
+  if (hits.length === 0) return undefined;
+  // A tie between two values is ambiguous: neither is taken.
+  const most = Math.max(...hits.map((h) => h.score));
+  const best = hits.filter((h) => h.score === most);
+  const distinct = new Set(best.map((h) => h.value));
+  return distinct.size === 1 ? best[0] : undefined;
+}
+
+function fillEnums(f: Filler, params: Param[]): void {
+  for (const param of params) {
+    if (f.has(param)) continue;
+    const values = enumValues(param);
+    if (values.length === 0) continue;
+    if (values.every((v) => typeof v === "number") && /per.year|compounds/.test(param.hint)) {
+      for (const [word, n] of PER_YEAR) {
+        const match = word.exec(f.text.toLowerCase());
+        if (match && values.includes(n)) {
+          f.set(param, n, { start: match.index, end: match.index + match[0].length }, "frequency word");
+          break;
+        }
+      }
+      continue;
+    }
+    const hit = enumMention(f, param, f.mentions.quoted);
+    if (hit)
+      f.set(param, param.type === "array" ? [hit.value] : hit.value, hit.span, "enum value named", false);
+  }
+}
+
+function fillOpaque(f: Filler, params: Param[]): void {
+  for (const value of f.mentions.opaque) {
+    if (!f.free(value)) continue;
+    const param = params.find(
+      (p) => !f.has(p) && p.type !== "array" && opaqueKindsFor(p).includes(value.kind),
+    );
+    if (!param) continue;
+    const typed = param.type === "number" || param.type === "integer" ? Number(value.value) : value.value;
+    f.set(param, typed, value, value.kind);
+    f.placedOpaque.push(value.kind);
+  }
+}
+
+function fillTyped(f: Filler, params: Param[]): void {
+  const { mentions } = f;
+  // Dates in text order to the date parameters in schema order (start before end).
+  for (const param of params.filter(isDateParam)) {
+    if (f.has(param)) continue;
+    const date = mentions.dates.find(
+      (d) => f.free(d) && (matchesPattern(param, d.text) || !param.schema.pattern),
+    );
+    if (date) f.set(param, date.text.toLowerCase() === "today" ? "today" : date.text, date, "date");
+  }
+  for (const param of params.filter((p) => p.type === "string" && /version/.test(p.hint))) {
+    if (f.has(param)) continue;
+    const version = mentions.versions.find((v) => f.free(v));
+    if (version) f.set(param, version.text, version, "version");
+  }
+  for (const param of params.filter((p) => p.type === "string" && /colou?r/.test(p.name))) {
+    if (f.has(param)) continue;
+    const color = mentions.colors.find((c) => f.free(c));
+    if (color) f.set(param, color.text, color, "colour");
+  }
+  for (const param of params.filter(
+    (p) => p.type === "string" && /^time$|^(?:start|at)_time$/.test(p.name),
+  )) {
+    if (f.has(param)) continue;
+    const time = mentions.times.find((t) => f.free(t));
+    if (time) f.set(param, time.text, time, "time of day");
+  }
+  for (const param of params.filter((p) => p.type === "string" && /cron/.test(p.hint))) {
+    if (f.has(param)) continue;
+    const cron = [...mentions.quoted, ...mentions.crons].find(
+      (c) => f.free(c) && c.text.trim().split(/\s+/).length >= 5,
+    );
+    if (cron) f.set(param, cron.text.trim(), cron, "cron expression");
+  }
+  for (const param of params.filter(
+    (p) => p.type === "string" && /expression|formula/.test(p.hint) && !/cron/.test(p.hint),
+  )) {
+    if (f.has(param)) continue;
+    const expression = mentions.expressions
+      .filter((e) => f.free(e))
+      .sort((a, b) => b.text.length - a.text.length)[0];
+    if (expression) f.set(param, expression.text.trim(), expression, "math expression");
+  }
+}
+
+/** Zone parameters: a "to"/"in" zone after another zone is the target; one zone goes to the first. */
+function fillZones(f: Filler, params: Param[]): MissingField[] {
+  const zoneParams = params.filter((p) => p.type === "string" && /zone/.test(p.name) && !f.has(p));
+  if (zoneParams.length === 0) return [];
+  const zones = f.mentions.zones.filter((z) => f.free(z));
+  const target = zoneParams.find((p) => /^to|target|dest/.test(p.name));
+  const source = zoneParams.find((p) => /^from|source/.test(p.name));
+  const lower = f.text.toLowerCase();
+  const afterTo = (z: Span) =>
+    /\b(?:to|into|in)\s+(?:the\s+)?$/.test(lower.slice(Math.max(0, z.start - 12), z.start));
+  if (target && source) {
+    const to = zones.length >= 2 ? zones[zones.length - 1] : zones.find(afterTo);
+    const from = zones.find((z) => z !== to);
+    if (to) f.set(target, to.zone, to, "city or zone name");
+    if (from) f.set(source, from.zone, from, "city or zone name");
+  } else {
+    for (const [i, param] of zoneParams.entries()) {
+      const zone = zones[i];
+      if (zone) f.set(param, zone.zone, zone, "city or zone name");
+    }
+  }
+  // A place the request names that no zone matches ("in Atlantis") must not fall back to a default zone.
+  const missing: MissingField[] = [];
+  for (const match of f.text.matchAll(
+    /\b(?:in|at|for|to)\s+((?:\p{Lu}[\p{L}'-]+)(?:\s+\p{Lu}[\p{L}'-]+)*)/gu,
+  )) {
+    const name = match[1] ?? "";
+    const start = match.index + match[0].length - name.length;
+    const span = { start, end: start + name.length };
+    if (!f.free(span) || f.mentions.zones.some((z) => z.start <= start && z.end >= span.end)) continue;
+    if (/^(?:UTC|GMT|I)$/.test(name)) continue;
+    const param =
+      zoneParams.find((p) => !f.has(p) && (zoneParams.length === 1 || /^to|target/.test(p.name))) ??
+      zoneParams[0];
+    if (param && !missing.some((m) => m.field === param.name))
+      missing.push({
+        field: param.name,
+        schema: param.schema,
+        reason: `no time zone is known for "${name}"`,
+      });
+  }
+  return missing;
+}
+
+/** "<number> <unit> to <unit>" and "how many <unit> is <number> <unit>" for string from/to parameters. */
+function fillUnits(f: Filler, params: Param[]): void {
+  const from = params.find((p) => p.name === "from" && p.type === "string" && !f.has(p));
+  const to = params.find((p) => p.name === "to" && p.type === "string" && !f.has(p));
+  const value = params.find((p) => (p.type === "number" || p.type === "integer") && p.required && !f.has(p));
+  if (!from || !to) return;
+  const unit = "(°?\\s?[A-Za-z][A-Za-z/°² ]*?)";
+  const number = "(-?\\d[\\d,]*(?:\\.\\d+)?)";
+  // "d": group offsets, so each value keeps the span it came from.
+  const forward = new RegExp(`${number}\\s*${unit}\\s+(?:to|in|into|as)\\s+${unit}\\s*(?:[?.!,]|$)`, "id");
+  const backward = new RegExp(
+    `how many\\s+${unit}\\s+(?:is|are|in|make|equals?|=)\\s+${number}\\s*${unit}\\s*(?:[?.!,]|$)`,
+    "id",
+  );
+  const place = (match: RegExpExecArray, numberGroup: number, fromGroup: number, toGroup: number) => {
+    const at = (group: number) => {
+      const [start, end] = match.indices?.[group] ?? [match.index, match.index];
+      return { start, end, text: match[group] ?? "" };
+    };
+    const n = at(numberGroup);
+    if (value) f.set(value, Number(n.text.replace(/,/g, "")), n, "number before a unit");
+    f.set(from, at(fromGroup).text.trim(), at(fromGroup), "unit after the number");
+    f.set(to, at(toGroup).text.trim(), at(toGroup), "unit after 'to'");
+  };
+  const b = backward.exec(f.text);
+  const a = b ? undefined : forward.exec(f.text);
+  if (b) place(b, 2, 3, 1);
+  else if (a) place(a, 1, 2, 3);
+}
+
+function fillBases(f: Filler, params: Param[]): void {
+  const lower = f.text.toLowerCase();
+  for (const param of params.filter((p) => /base/.test(p.name) && !f.has(p))) {
+    const named = BASE_WORDS.flatMap(([word, base]) => {
+      const match = word.exec(lower);
+      return match ? [{ base, start: match.index, end: match.index + match[0].length }] : [];
+    }).filter((n) => f.free(n));
+    if (named.length === 0) continue;
+    // A target list takes every base named after "to"/"in"; a single source base is left to the prefix.
+    if (param.type === "array") {
+      f.set(
+        param,
+        named.map((n) => n.base),
+        named[0],
+        "number base named",
+      );
+    }
+  }
+  const value = params.find((p) => p.name === "value" && p.type === "string" && !f.has(p));
+  if (value && params.some((p) => /base/.test(p.name))) {
+    const token = /(?<![\w.])(0x[0-9a-f]+|0b[01]+|0o[0-7]+|-?\d+)(?![\w.])/i.exec(f.text);
+    if (token) f.set(value, token[1], { start: token.index, end: token.index + token[0].length }, "number");
+  }
+}
+
+function numericParams(params: Param[]): Param[] {
+  return params.filter((p) => p.type === "number" || p.type === "integer");
+}
+
+function fitsNumber(param: Param, n: number): boolean {
+  if (param.type === "integer" && !Number.isInteger(n)) return false;
+  if (typeof param.schema.minimum === "number" && n < param.schema.minimum) return false;
+  if (typeof param.schema.maximum === "number" && n > param.schema.maximum) return false;
+  return true;
+}
+
+function fillNumbers(f: Filler, params: Param[]): void {
+  const free = () => f.mentions.numbers.filter((n) => f.free(n));
+  const numeric = numericParams(params);
+  // A list parameter of numbers takes every number.
+  for (const param of params.filter(
+    (p) => p.type === "array" && typeOf((p.schema.items ?? {}) as JsonSchema) !== "string",
+  )) {
+    if (f.has(param) || enumValues(param).length > 0) continue;
+    // Numbers joined by operators are an expression ("3*3"), not a list of values.
+    const inExpression = (n: NumberMention) =>
+      f.mentions.expressions.some((e) => n.start >= e.start && n.end <= e.end);
+    const all = free().filter((n) => !inExpression(n));
+    // One number is not a list ("15% of my salary" names no data set).
+    if (all.length >= 2 && all[0] && all.at(-1)) {
+      const span = { start: all[0].start, end: all.at(-1)?.end ?? all[0].end };
+      f.set(
+        param,
+        all.map((n) => n.value),
+        span,
+        "list of numbers",
+      );
+    }
+  }
+  const place = (param: Param, n: NumberMention, how: string) => f.set(param, n.value, n, how);
+  // Cues first: a percentage to a percent/rate parameter, "<n> years" to years, money to an amount.
+  for (const n of free()) {
+    if (!f.free(n)) continue;
+    const open = numeric.filter((p) => !f.has(p) && fitsNumber(p, n.value));
+    const byWord = open.find(
+      (p) => n.next && p.words.some((w) => w === n.next || `${w}s` === n.next || w === `${n.next}s`),
+    );
+    if (byWord) {
+      place(byWord, n, `number before "${n.next}"`);
+      continue;
+    }
+    if (n.percent) {
+      const rate = open.find((p) => /percent|rate|\bpct\b/.test(p.hint));
+      if (rate) place(rate, n, "percentage");
+      continue;
+    }
+    if (n.money) {
+      const amount = open.find((p) => /amount|principal|bill|price|total|cost|value/.test(p.name));
+      if (amount) place(amount, n, "money amount");
+    }
+  }
+  // The rest in text order to the required numbers in schema order, then (only for tools that require
+  // none) to optional ones: a stray number never overrides a default the tool has no use for.
+  const required = numeric.filter((p) => p.required);
+  const targets = required.length > 0 ? required : numeric;
+  for (const n of free()) {
+    if (n.percent) continue;
+    const param = targets.find((p) => !f.has(p) && fitsNumber(p, n.value));
+    if (param) place(param, n, "number");
+  }
+}
+
+function fillBooleans(f: Filler, params: Param[]): void {
+  const lower = f.text.toLowerCase();
+  for (const param of params.filter((p) => p.type === "boolean" && !f.has(p))) {
+    const phrase = param.words.join("[\\s_-]*");
+    const match = new RegExp(`\\b(no|not|without|don't)?\\s*${phrase}\\b`).exec(lower);
+    if (match) f.set(param, !match[1], { start: match.index, end: match.index + match[0].length }, "named");
+  }
+}
+
+/** Quoted strings, then an opaque blob, then the text after a colon, to the free-text parameters. */
+function fillText(f: Filler, params: Param[]): void {
+  const open = params.filter(
+    (p) => p.type === "string" && !f.has(p) && !Array.isArray(p.schema.enum) && !isDateParam(p),
+  );
+  const textual = [
+    ...open.filter((p) => TEXT_NAMES.test(p.name)),
+    ...open.filter((p) => p.required && !TEXT_NAMES.test(p.name)),
+  ];
+  for (const param of textual) {
+    if (f.has(param)) continue;
+    const quoted = f.mentions.quoted.find((q) => f.free(q));
+    if (quoted) {
+      f.set(param, quoted.text, quoted, "quoted");
+      continue;
+    }
+    if (!TEXT_NAMES.test(param.name)) continue;
+    const blob = f.mentions.opaque.find((o) => f.free(o) && (o.kind === "base64" || o.kind === "hash"));
+    if (blob) {
+      f.set(param, blob.value, blob, blob.kind);
+      f.placedOpaque.push(blob.kind);
+      continue;
+    }
+    const trailing = f.mentions.trailing;
+    if (trailing && f.free(trailing)) f.set(param, trailing.text, trailing, "text after the colon");
+  }
+}
+
+function checkString(param: Param, value: unknown): boolean {
+  if (typeof value !== "string") return true;
+  if (typeof param.schema.pattern === "string" && !matchesPattern(param, value)) return false;
+  return true;
+}
+
+/**
+ * Fills the arguments a schema needs from a request. Supplied arguments are kept as they are; the rest
+ * come from the request's text; required ones nothing fits are missing.
+ */
+export function fillArguments(
+  query: string,
+  schema: JsonSchema,
+  supplied: Record<string, unknown> = {},
+): FillResult {
+  const params = paramsOf(schema);
+  const f = new Filler(query);
+  for (const [field, value] of Object.entries(supplied)) {
+    f.args[field] = value;
+    f.filled.push({ field, value, source: "agent" });
+  }
+  fillOpaque(f, params);
+  fillEnums(f, params);
+  fillTyped(f, params);
+  const unplaced = fillZones(f, params);
+  fillUnits(f, params);
+  fillBases(f, params);
+  fillNumbers(f, params);
+  fillBooleans(f, params);
+  fillText(f, params);
+  for (const param of params) {
+    if (f.has(param) && !checkString(param, f.args[param.name]) && !(param.name in supplied)) {
+      delete f.args[param.name];
+      const i = f.filled.findIndex((v) => v.field === param.name);
+      if (i >= 0) f.filled.splice(i, 1);
+    }
+  }
+  const missing: MissingField[] = [
+    ...unplaced.filter((m) => !(m.field in f.args)),
+    ...params
+      .filter((p) => p.required && !(p.name in f.args))
+      .map((p) => ({ field: p.name, schema: p.schema, reason: "the request does not say" })),
+  ];
+  return { arguments: f.args, filled: f.filled, missing, placedOpaque: f.placedOpaque };
+}
+
+/** One line asking for what is missing, in the words of the schema. */
+export function questionFor(tool: string, missing: MissingField[]): string {
+  const named = missing.map((m) => {
+    const description = typeof m.schema.description === "string" ? ` (${m.schema.description})` : "";
+    return `${m.field.replace(/_/g, " ")}${description}`;
+  });
+  const unknownPlace = missing.find((m) => m.reason.startsWith("no time zone"));
+  if (unknownPlace)
+    return `Which time zone do you mean? ${unknownPlace.reason}; name a city or an IANA zone such as Europe/Paris.`;
+  return `To run ${tool}, what ${named.length > 1 ? "are" : "is"} the ${named.join(" and the ")}?`;
+}
+
+export type { OpaqueValue };

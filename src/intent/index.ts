@@ -1,0 +1,6 @@
+// Understanding a request beyond routing: the opaque values in it, the arguments a tool's schema can take
+// from it, and the separate intents it contains.
+export { type FilledValue, type FillResult, fillArguments, type MissingField, questionFor } from "./fill.ts";
+export { findOpaqueValues, type OpaqueKind, type OpaqueValue, routingText } from "./opaque.ts";
+export { primaryValue, refersBack, splitIntents, substituteReference } from "./split.ts";
+export { findZones } from "./timezones.ts";

@@ -1,0 +1,100 @@
+// Typed values named in a request, each with the span it came from: quoted strings, dates, times, versions,
+// colours, numbers with their units or cues, math expressions and cron expressions. Argument filling
+// (fill.ts) matches them to a schema's parameters; nothing here knows about any one tool.
+import { findOpaqueValues, type OpaqueValue, type Span } from "./opaque.ts";
+import { findZones, type ZoneMention } from "./timezones.ts";
+
+export interface Mention extends Span {
+  text: string;
+}
+
+export interface NumberMention extends Mention {
+  value: number;
+  /** The word right after the number ("years", "people", "percent"), lower case. */
+  next: string;
+  /** The word right before it ("from", "to", "by"), lower case. */
+  previous: string;
+  percent: boolean;
+  money: boolean;
+}
+
+export interface Mentions {
+  text: string;
+  opaque: OpaqueValue[];
+  zones: ZoneMention[];
+  quoted: Mention[];
+  dates: Mention[];
+  times: Mention[];
+  versions: Mention[];
+  colors: Mention[];
+  numbers: NumberMention[];
+  expressions: Mention[];
+  crons: Mention[];
+  /** The text after a colon that ends the instruction ("count the words in: …"). */
+  trailing?: Mention;
+}
+
+/** Every match; `group` -1 takes the first capture group that matched (alternatives). */
+function all(text: string, pattern: RegExp, group = 0): Mention[] {
+  const out: Mention[] = [];
+  for (const match of text.matchAll(pattern)) {
+    const value = group === -1 ? match.slice(1).find((g) => g !== undefined) : match[group];
+    if (value === undefined) continue;
+    const start = match.index + match[0].indexOf(value);
+    out.push({ text: value, start, end: start + value.length });
+  }
+  return out;
+}
+
+const CURRENCY = /^(?:usd|eur|gbp|jpy|chf|cad|aud|dollars?|euros?|pounds? sterling|bucks|quid)$/;
+
+function numbers(text: string): NumberMention[] {
+  const out: NumberMention[] = [];
+  const pattern = /(?<![\w.#])([$€£])?(-?\d+(?:,\d{3})*(?:\.\d+)?)(k|m|bn)?\b(\s*%)?/gi;
+  for (const match of text.matchAll(pattern)) {
+    const [whole, symbol, digits = "", scale, percentSign] = match;
+    let value = Number(digits.replace(/,/g, ""));
+    const factor = { k: 1e3, m: 1e6, bn: 1e9 }[scale?.toLowerCase() ?? ""];
+    if (factor) value *= factor;
+    const end = match.index + whole.length;
+    const next = /^\s*([a-zA-Z]+)/.exec(text.slice(end))?.[1]?.toLowerCase() ?? "";
+    const previous = /([a-zA-Z]+)\s*$/.exec(text.slice(0, match.index))?.[1]?.toLowerCase() ?? "";
+    out.push({
+      text: whole,
+      start: match.index,
+      end,
+      value,
+      next,
+      previous,
+      percent: Boolean(percentSign) || next === "percent" || next === "pct",
+      money: Boolean(symbol) || CURRENCY.test(next),
+    });
+  }
+  return out;
+}
+
+export function findMentions(text: string): Mentions {
+  const colon = /:\s+(\S[\s\S]*)$/.exec(text);
+  return {
+    text,
+    opaque: findOpaqueValues(text),
+    zones: findZones(text),
+    quoted: all(text, /"([^"]+)"|(?<![\w])'([^']+)'(?![\w])|“([^”]+)”/g, -1),
+    dates: all(text, /\b(\d{4}-\d{2}-\d{2})\b|\b(today)\b/gi, -1),
+    times: all(text, /\b(\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2})\b/gi, 1),
+    versions: all(
+      text,
+      /(?<![\w.])v?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]*[0-9A-Za-z])?(?:\+[0-9A-Za-z.-]+)?(?![\w.])/g,
+    ),
+    colors: all(text, /#[0-9a-fA-F]{3,8}\b|\b(?:rgb|hsl)a?\([^)]*\)/g),
+    numbers: numbers(text),
+    expressions: all(text, /[-(]?[\d.(][\d\s.+\-*/^()%!]*[\d)!]/g).filter(
+      (m) =>
+        /\d\s*[-+*/^]\s*[\d(]|\)\s*[-+*/^]|\d!/.test(m.text) && !/^\d{4}-\d{2}-\d{2}$/.test(m.text.trim()),
+    ),
+    crons: all(text, /(?<!\S)((?:[\d*][\d*/,-]*\s+){4}[\d*][\d*/,A-Za-z-]*)(?!\S)/g, 1),
+    ...(colon?.[1]
+      ? { trailing: { text: colon[1], start: colon.index + colon[0].indexOf(colon[1]), end: text.length } }
+      : {}),
+  };
+}

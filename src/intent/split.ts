@@ -1,0 +1,93 @@
+// A request that asks for several things ("convert 5 miles to km and 20 celsius to fahrenheit", "decode
+// this, then hash that") split into its intents, and a later intent's reference to an earlier result
+// ("that number", "the result") replaced by that result. The split is only a proposal: the caller keeps it
+// when every part routes on its own.
+
+const VERBS =
+  "what|what's|whats|how|is|are|does|do|convert|calculate|compute|tell|give|show|check|validate|verify|decode|encode|hash|url|base64|slugify|make|generate|create|uppercase|lowercase|find|get|list|compare|count|explain|split|turn|add";
+
+/** Separators between intents, strongest first. */
+const SEPARATORS = [
+  /,?\s+and then\s+/i,
+  /,\s*then\s+/i,
+  /\s*;\s*/,
+  /\?\s+(?:and\s+)?(?:also\s+)?/i,
+  /\.\s+(?=\p{L})/u,
+  /,?\s+and also\s+/i,
+  new RegExp(`,?\\s+and\\s+(?=(?:${VERBS})\\b)`, "i"),
+  /\s+and\s+(?=(?:in|at|for)\s+\p{Lu})/u,
+  /\s+and\s+(?=-?\d)/,
+];
+
+function splitOnce(text: string, separator: RegExp): string[] {
+  const global = new RegExp(separator.source, `${separator.flags.replace("g", "")}g`);
+  const parts: string[] = [];
+  let at = 0;
+  for (const match of text.matchAll(global)) {
+    const left = text.slice(at, match.index);
+    const right = text.slice(match.index + match[0].length);
+    // "between 2024-01-01 and 2024-12-25", "1.0.0 and 1.2.0", "12, 15 and 31": one intent's two values.
+    if (
+      /\band\b/i.test(match[0]) &&
+      (/\b(?:between|from)\s+\S+$/i.test(left) || /^\S+[?.!]?$/.test(right.trim()))
+    )
+      continue;
+    parts.push(left);
+    at = match.index + match[0].length;
+  }
+  parts.push(text.slice(at));
+  return parts.map((p) => p.trim()).filter((p) => p.length > 0);
+}
+
+/** A part that is only a continuation ("in London", "20 celsius to fahrenheit") borrows the first part's verb. */
+function complete(part: string, first: string): string {
+  if (/^(?:in|at|for)\s/i.test(part)) {
+    const lead = /^(.*?)\s+(?:in|at|for)\s+\S[\s\S]*$/i.exec(first)?.[1];
+    return lead ? `${lead} ${part}` : part;
+  }
+  if (/^-?\d/.test(part)) {
+    const lead = /^(\D*?)\s*-?\d/.exec(first)?.[1];
+    return lead ? `${lead} ${part}` : part;
+  }
+  return part;
+}
+
+/** The request's intents, in order; one element when it asks for one thing. */
+export function splitIntents(query: string): string[] {
+  const numbered = query.split(/(?:^|\s+)\d+[.)]\s+/).filter((p) => p.trim().length > 0);
+  if (/^\s*1[.)]\s/.test(query) && numbered.length >= 2) return numbered.map((p) => p.trim());
+  let parts = [query.trim()];
+  for (const separator of SEPARATORS) parts = parts.flatMap((p) => splitOnce(p, separator));
+  const first = parts[0] ?? query;
+  return parts.map((p, i) => (i === 0 ? p : complete(p, first)));
+}
+
+const REFERENCE =
+  /\bthat number of\b|\b(?:that|the) (?:number|value|result|date|amount|text|string)\b|\bthat\b/i;
+
+/** Whether an intent refers to the previous one's result. */
+export function refersBack(intent: string): boolean {
+  return REFERENCE.test(intent);
+}
+
+/** The intent with its reference replaced by the value (strings other than numbers and dates quoted). */
+export function substituteReference(intent: string, value: unknown): string {
+  const text =
+    typeof value === "number" || (typeof value === "string" && /^-?[\d.]+$|^\d{4}-\d{2}-\d{2}$/.test(value))
+      ? String(value)
+      : `"${String(value)}"`;
+  return intent.replace(REFERENCE, text);
+}
+
+/** An answer's main value: its `result`, else the first scalar field that is not an echo of the input. */
+export function primaryValue(output: unknown, input: Record<string, unknown>): unknown {
+  if (!output || typeof output !== "object") return output;
+  const record = output as Record<string, unknown>;
+  if (record.result !== undefined && typeof record.result !== "object") return record.result;
+  const echoes = new Set(Object.values(input).map((v) => String(v)));
+  for (const value of Object.values(record)) {
+    if (typeof value === "boolean" || value === null || typeof value === "object") continue;
+    if (!echoes.has(String(value))) return value;
+  }
+  return undefined;
+}

@@ -1,0 +1,69 @@
+// IANA time zones named in a request, by zone id ("Europe/Paris") or by the city a zone is named after
+// ("Paris", "New York", "Sao Paulo"): the runtime's own zone list, so no table goes stale.
+import type { Span } from "./opaque.ts";
+
+export interface ZoneMention extends Span {
+  zone: string;
+}
+
+const ZONES = Intl.supportedValuesOf("timeZone");
+const ZONE_IDS = new Set(ZONES);
+
+/** City (lower case, spaces for underscores) → zone, for zones with a region prefix. */
+const BY_CITY = new Map<string, string>();
+for (const zone of ZONES) {
+  const city = zone.split("/").at(-1);
+  if (!city || !zone.includes("/")) continue;
+  const key = city.replace(/_/g, " ").toLowerCase();
+  // The first zone wins: the list is alphabetical, and no two regions share a commonly named city.
+  if (!BY_CITY.has(key)) BY_CITY.set(key, zone);
+}
+// Common names that are not the zone's city.
+for (const [alias, zone] of [
+  ["nyc", "America/New_York"],
+  ["san francisco", "America/Los_Angeles"],
+  ["seattle", "America/Los_Angeles"],
+  ["washington", "America/New_York"],
+  ["boston", "America/New_York"],
+  ["miami", "America/New_York"],
+  ["beijing", "Asia/Shanghai"],
+  ["mumbai", "Asia/Calcutta"],
+  ["delhi", "Asia/Calcutta"],
+  ["new delhi", "Asia/Calcutta"],
+  ["bangalore", "Asia/Calcutta"],
+  ["sao paulo", "America/Sao_Paulo"],
+] as const)
+  BY_CITY.set(alias, zone);
+
+const ABBREVIATIONS = new Set(["UTC", "GMT"]);
+
+/** Zone ids and city names in the text, in text order; the longest name wins ("New York" over "York"). */
+export function findZones(text: string): ZoneMention[] {
+  const found: ZoneMention[] = [];
+  for (const match of text.matchAll(/\b[A-Z][A-Za-z_]+\/[A-Za-z_]+(?:\/[A-Za-z_]+)?\b/g))
+    if (ZONE_IDS.has(match[0]))
+      found.push({ zone: match[0], start: match.index, end: match.index + match[0].length });
+  const words = [...text.matchAll(/[\p{L}]+/gu)];
+  for (let i = 0; i < words.length; i++) {
+    const first = words[i];
+    if (!first || found.some((f) => first.index >= f.start && first.index < f.end)) continue;
+    if (ABBREVIATIONS.has(first[0])) {
+      found.push({ zone: "UTC", start: first.index, end: first.index + first[0].length });
+      continue;
+    }
+    for (let n = 3; n >= 1; n--) {
+      const last = words[i + n - 1];
+      if (!last) continue;
+      const phrase = text.slice(first.index, last.index + last[0].length);
+      if (/[^\p{L} ]/u.test(phrase)) continue;
+      const zone = BY_CITY.get(phrase.toLowerCase().replace(/\s+/g, " "));
+      // Cities are proper nouns: "nice weather" is not Europe/Paris's neighbour.
+      if (zone && /^\p{Lu}/u.test(phrase)) {
+        found.push({ zone, start: first.index, end: last.index + last[0].length });
+        i += n - 1;
+        break;
+      }
+    }
+  }
+  return found.sort((a, b) => a.start - b.start);
+}

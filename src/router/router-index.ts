@@ -1,0 +1,342 @@
+// The router's index: every text that stands for a tool (its main text, its examples, queries confirmed
+// by use) in the dense HNSW index and the exact vector store, BM25 and subword over the tools' words, the
+// departments of tier 1, and the no-tool class; kept in sync with the catalog and persisted. Query-time
+// scoring (router.ts) and calibration (calibrate.ts) read it; only this file changes it.
+import type { Tool } from "../catalog/index.ts";
+import type { Embedder } from "../embed/index.ts";
+import type { Calibration } from "./calibration.ts";
+import {
+  type CandidateScope,
+  type CandidateSources,
+  type Candidates,
+  findCandidates,
+  type LexicalCandidates,
+} from "./candidates.ts";
+import type { DenseIndex } from "./dense.ts";
+import type { FeedbackLog } from "./feedback.ts";
+import { LexicalIndex } from "./lexical.ts";
+import { NO_TOOL_ANCHORS } from "./no-tool-anchors.ts";
+import type { Entry, IndexFiles } from "./persist.ts";
+import { SubwordIndex } from "./subword.ts";
+import { mainText, ownText } from "./text.ts";
+import { cluster, dot, MIN_TOOLS_FOR_TIERS, Tiers } from "./tiers.ts";
+import { VectorStore } from "./vector-store.ts";
+
+export type RouterEmbedder = Pick<Embedder, "id" | "dimension" | "embed">;
+
+/** How much less a tool's single closest example counts than the mean of its two closest (see scoreByExamples). */
+const SINGLE_EXAMPLE_DISCOUNT = 0.05;
+
+/** A tool's main vector, its examples' vectors and their normalised mean. */
+interface ExampleSet {
+  main: Float32Array | undefined;
+  examples: Float32Array[];
+  centroid: Float32Array;
+}
+
+function entryKey(tool: string | null, text: string): string {
+  return `${tool ?? ""}\u0000${text}`;
+}
+
+export class RouterIndex {
+  readonly tools = new Map<string, Tool>();
+  readonly lexical = new LexicalIndex();
+  readonly subword = new SubwordIndex();
+  readonly tiers = new Tiers();
+  /** Category (given or clustered) per tool. */
+  readonly categoryOf = new Map<string, string>();
+  readonly vectors: VectorStore;
+  readonly embedder: RouterEmbedder;
+  /** Embeds the index's texts; the query embedder unless a shared store reuses stored vectors. */
+  private readonly indexEmbedder: RouterEmbedder;
+  readonly files: IndexFiles;
+  readonly feedback: FeedbackLog;
+  /** The fit in use; its no-tool queries are entries of the reject class. */
+  calibration: Calibration;
+  private rejectLabels: number[] = [];
+  /** Per tool with two or more examples (given or learned), built on demand; null: fewer examples. */
+  private readonly exampleSets = new Map<string, ExampleSet | null>();
+  private readonly dense: DenseIndex;
+  private saving: Promise<void> = Promise.resolve();
+  private saveTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    embedder: RouterEmbedder,
+    files: IndexFiles,
+    feedback: FeedbackLog,
+    dense: DenseIndex,
+    calibration: Calibration,
+    indexEmbedder: RouterEmbedder = embedder,
+  ) {
+    this.embedder = embedder;
+    this.indexEmbedder = indexEmbedder;
+    this.vectors = new VectorStore(embedder.dimension);
+    this.files = files;
+    this.feedback = feedback;
+    this.dense = dense;
+    this.calibration = calibration;
+  }
+
+  /** Adds or replaces one tool: embeds only its new texts and updates every index in place. */
+  async upsert(tool: Tool): Promise<void> {
+    const previous = this.tools.get(tool.name);
+    if (previous) this.untier(previous);
+    this.tools.set(tool.name, tool);
+    await this.sync(tool.name);
+    const number = this.files.toolNumber(tool.name);
+    this.lexical.upsert(tool, this.feedback.byTool().get(tool.name) ?? [], number);
+    this.subword.upsert(number, ownText(tool));
+    this.tier(tool);
+    this.scheduleSave();
+  }
+
+  async remove(name: string): Promise<void> {
+    const tool = this.tools.get(name);
+    if (!tool) return;
+    this.untier(tool);
+    this.tools.delete(name);
+    this.lexical.remove(name);
+    this.subword.remove(this.files.toolNumber(name));
+    await this.sync(name);
+    this.scheduleSave();
+  }
+
+  /** Confirmed query → tool pairs become examples of their tools: one locked write, one batched embedding. */
+  async learn(pairs: readonly { query: string; tool: string }[]): Promise<void> {
+    await this.feedback.record(pairs);
+    await this.sync(undefined);
+    const learned = this.feedback.byTool();
+    for (const name of new Set(pairs.map((p) => p.tool)))
+      this.lexical.upsert(this.tools.get(name) as Tool, learned.get(name) ?? [], this.files.toolNumber(name));
+    this.scheduleSave();
+  }
+
+  /** A new calibration: persisted, and its no-tool queries made entries of the reject class. */
+  async setCalibration(calibration: Calibration): Promise<void> {
+    this.calibration = calibration;
+    await this.files.writeCalibration(calibration);
+    await this.sync(null);
+    this.scheduleSave();
+  }
+
+  /** Writes pending index changes now. */
+  async flush(): Promise<void> {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    this.saving = this.saving.then(() => this.files.save(this.dense));
+    await this.saving;
+  }
+
+  private scheduleSave(): void {
+    // Writing a large index takes longer than the change itself; batch changes that come in bursts.
+    clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(() => {
+      this.flush().catch(() => {});
+    }, 250);
+    this.saveTimer.unref();
+  }
+
+  /** The candidates of one query, from every source the index holds (see candidates.ts). */
+  candidates(
+    text: string,
+    vector: Float32Array,
+    allowed: Set<string> | undefined,
+    scope: Omit<CandidateScope, "allowed"> = {},
+    lexical?: LexicalCandidates,
+  ): Candidates {
+    const sources: CandidateSources = {
+      dense: this.dense,
+      lexical: this.lexical,
+      subword: this.subword,
+      vectors: this.vectors,
+      rejectLabels: this.rejectLabels,
+      categoryOf: (number) => this.categoryOf.get(this.files.nameOfNumber(number)),
+      numberOfLabel: (label) => this.files.numberOfLabel(label),
+      labelsOfNumber: (number) => this.files.labelsOfNumber(number),
+    };
+    return findCandidates(sources, text, vector, allowed ? { ...scope, allowed } : scope, lexical);
+  }
+
+  /**
+   * A tool's dense score is its best entry's similarity. For a tool with two or more examples (given or
+   * learned) one lucky example should not decide alone: its score is the best of its main text, its closest
+   * example a little discounted, the mean of its two closest examples and the centroid of all of them
+   * (measured in docs/performance.md, "Router"). `excluded`: calibration's held-out entries, left out.
+   */
+  scoreByExamples(dense: Map<number, number>, vector: Float32Array, excluded?: Set<number>): void {
+    for (const tool of dense.keys()) {
+      // Most tools of a large catalog have no examples: skipped before the cache (which would otherwise gain
+      // a null for every tool any route ever considered) and before building their main text for nothing.
+      if (!this.files.hasSeveralEntries(tool)) continue;
+      const name = this.files.nameOfNumber(tool);
+      const set = excluded ? this.exampleSetOf(name, excluded) : this.cachedExampleSet(name);
+      if (!set) continue;
+      let first = -1;
+      let second = -1;
+      for (const example of set.examples) {
+        const s = dot(vector, example);
+        if (s > first) {
+          second = first;
+          first = s;
+        } else if (s > second) second = s;
+      }
+      const main = set.main ? dot(vector, set.main) : -1;
+      dense.set(
+        tool,
+        Math.max(main, first - SINGLE_EXAMPLE_DISCOUNT, (first + second) / 2, dot(vector, set.centroid)),
+      );
+    }
+  }
+
+  private cachedExampleSet(tool: string): ExampleSet | null {
+    let set = this.exampleSets.get(tool);
+    if (set === undefined) {
+      set = this.exampleSetOf(tool);
+      this.exampleSets.set(tool, set);
+    }
+    return set;
+  }
+
+  private exampleSetOf(name: string, excluded?: Set<number>): ExampleSet | null {
+    const tool = this.tools.get(name);
+    if (!tool) return null;
+    const mainOf = mainText(tool);
+    let main: Float32Array | undefined;
+    const examples: Float32Array[] = [];
+    for (const label of this.files.labelsOf(name)) {
+      const v = this.vectors.get(label);
+      if (!v || excluded?.has(label)) continue;
+      if (this.files.entries.get(label)?.text === mainOf) main = v;
+      else examples.push(v);
+    }
+    if (examples.length < 2) return null;
+    const centroid = new Float32Array((examples[0] as Float32Array).length);
+    for (const v of examples) for (let i = 0; i < v.length; i++) (centroid[i] as number) += v[i] as number;
+    const norm = Math.sqrt(dot(centroid, centroid)) || 1;
+    for (let i = 0; i < centroid.length; i++) (centroid[i] as number) /= norm;
+    return { main, examples, centroid };
+  }
+
+  /**
+   * The texts that should be in the dense index for `scope` (one tool's name; null: the no-tool class;
+   * undefined: everything): each tool's text, its examples and learned queries, the no-tool examples.
+   */
+  private wanted(scope: string | null | undefined): Entry[] {
+    const out: Entry[] = [];
+    const learned = this.feedback.byTool();
+    const tools =
+      scope === undefined ? [...this.tools.values()] : scope === null ? [] : [this.tools.get(scope)];
+    for (const tool of tools) {
+      if (!tool) continue;
+      const texts = new Set([mainText(tool), ...(tool.examples ?? []), ...(learned.get(tool.name) ?? [])]);
+      for (const text of texts) out.push({ tool: tool.name, text });
+    }
+    if (scope === undefined || scope === null)
+      for (const text of new Set([...NO_TOOL_ANCHORS, ...this.calibration.noToolQueries]))
+        out.push({ tool: null, text });
+    return out;
+  }
+
+  /** Makes the dense index hold exactly `wanted(scope)`: drops stale entries, embeds and adds missing ones. */
+  async sync(scope: string | null | undefined, onProgress?: (done: number, total: number) => void) {
+    const have = new Map<string, number>();
+    const existing =
+      scope === undefined
+        ? [...this.files.entries.keys()]
+        : scope === null
+          ? this.rejectLabels
+          : [...this.files.labelsOf(scope)];
+    for (const label of existing) {
+      const entry = this.files.entries.get(label) as Entry;
+      have.set(entryKey(entry.tool, entry.text), label);
+    }
+    const missing: Entry[] = [];
+    for (const w of this.wanted(scope)) {
+      const key = entryKey(w.tool, w.text);
+      if (have.has(key)) have.delete(key);
+      else missing.push(w);
+    }
+    for (const label of have.values()) {
+      this.dense.remove(label);
+      this.files.deleteEntry(label);
+      this.vectors.delete(label);
+    }
+    // The size the embedder batches best (its raw throughput is measured with batches of 64).
+    const batch = 64;
+    for (let i = 0; i < missing.length; i += batch) {
+      const slice = missing.slice(i, i + batch);
+      const vectors = await this.indexEmbedder.embed(slice.map((m) => m.text));
+      slice.forEach((m, j) => {
+        const vector = vectors[j] as Float32Array;
+        const label = this.files.nextLabel++;
+        this.dense.add(label, vector);
+        this.files.setEntry(label, m);
+        this.vectors.set(label, vector);
+      });
+      onProgress?.(Math.min(i + batch, missing.length), missing.length);
+    }
+    if (scope === undefined)
+      for (const label of this.files.entries.keys())
+        if (!this.vectors.has(label)) this.vectors.set(label, this.dense.vector(label));
+    if (scope === undefined || scope === null)
+      this.rejectLabels = [...this.files.entries].filter(([, e]) => e.tool === null).map(([label]) => label);
+    if (scope === undefined) this.exampleSets.clear();
+    else if (scope !== null) this.exampleSets.delete(scope);
+    return { added: missing.length, removed: have.size };
+  }
+
+  /** BM25, subword and the departments over every tool; once, after the dense index is in sync. */
+  buildLexicalAndTiers(): void {
+    const learned = this.feedback.byTool();
+    for (const tool of this.tools.values()) {
+      const number = this.files.toolNumber(tool.name);
+      this.lexical.upsert(tool, learned.get(tool.name) ?? [], number);
+      this.subword.upsert(number, ownText(tool));
+    }
+    const tools = [...this.tools.values()];
+    if (tools.some((t) => t.category)) {
+      for (const tool of tools) this.categoryOf.set(tool.name, tool.category ?? "uncategorised");
+    } else if (tools.length >= MIN_TOOLS_FOR_TIERS) {
+      const k = Math.min(32, Math.max(3, Math.round(Math.sqrt(tools.length / 4))));
+      const vectors = tools.map((t) => this.mainVector(t) as Float32Array);
+      const assignment = cluster(vectors, k);
+      tools.forEach((t, i) => {
+        this.categoryOf.set(t.name, `cluster-${assignment[i]}`);
+      });
+    }
+    for (const tool of tools) {
+      const category = this.categoryOf.get(tool.name);
+      const vector = this.mainVector(tool);
+      if (category && vector) this.tiers.add(category, vector);
+    }
+  }
+
+  /** A view of the tool's main vector: read it at once (see VectorStore.view). */
+  private mainVector(tool: Tool): Float32Array | undefined {
+    const text = mainText(tool);
+    for (const label of this.files.labelsOf(tool.name))
+      if (this.files.entries.get(label)?.text === text) return this.vectors.view(label);
+    return undefined;
+  }
+
+  private tier(tool: Tool): void {
+    const vector = this.mainVector(tool);
+    if (!vector || this.tiers.size === 0) return;
+    let category = tool.category;
+    if (!category) {
+      // A new tool in a clustered catalog joins the department whose tools it is closest to.
+      const choice = this.tiers.choose(vector);
+      category = choice ? [...choice.categories][0] : undefined;
+    }
+    if (!category) return;
+    this.categoryOf.set(tool.name, category);
+    this.tiers.add(category, vector);
+  }
+
+  private untier(tool: Tool): void {
+    const category = this.categoryOf.get(tool.name);
+    const vector = this.mainVector(tool);
+    if (category && vector) this.tiers.add(category, vector, -1);
+    this.categoryOf.delete(tool.name);
+  }
+}
