@@ -1,9 +1,10 @@
 // The parent's handle on one sandbox host process: starts it under Node's permission model, validates
 // every message it sends, performs its capability requests, stops runs and kills the host when a run does
 // not stop, when it goes over its memory ceiling or when it sends anything malformed.
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import type { Socket } from "node:net";
+import { setPriority } from "node:os";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Capabilities } from "../catalog/index.ts";
@@ -50,6 +51,28 @@ function hostArguments(entry: string): string[] {
   ];
   hostArgs.set(entry, args);
   return args;
+}
+
+/**
+ * Hosts run at a lower CPU priority than this process once they are ready: a flood of hostile busy loops
+ * must not starve the service's event loop of CPU. Not before: on a busy machine a host started at low
+ * priority takes seconds to boot. Linux sets a priority per thread, so every thread of the host is set
+ * (threads it makes later inherit it); elsewhere this does nothing.
+ */
+const HOST_NICE = 10;
+
+async function lowerPriority(pid: number): Promise<void> {
+  let threads: string[];
+  try {
+    threads = await readdir(`/proc/${pid}/task`);
+  } catch {
+    return;
+  }
+  for (const thread of threads) {
+    try {
+      setPriority(Number(thread), HOST_NICE);
+    } catch {} // the thread ended meanwhile
+  }
 }
 
 /** The environment a host starts with: nothing secret, only what Intl and dates read. */
@@ -199,6 +222,7 @@ export class SandboxHost {
       if (this.ready) return this.kill("it sent a malformed message (ready twice)");
       this.ready = true;
       clearTimeout(this.startTimer);
+      if (this.pid !== undefined) void lowerPriority(this.pid);
       return this.options.onReady(this);
     }
     const call = this.calls.get(message.call);

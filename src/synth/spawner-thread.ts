@@ -3,14 +3,7 @@
 // on the main thread. Hosts connect back to the parent's socket themselves (host-launcher.ts); this
 // thread only starts them, relays the tail of their stderr, kills them on request and reports their end.
 import { type ChildProcess, spawn } from "node:child_process";
-import { setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
-
-/**
- * Hosts run at a lower CPU priority than this process: a flood of hostile busy loops must not starve the
- * service's event loop of CPU. Set before the host starts its threads, which inherit it.
- */
-export const HOST_NICE = 10;
 
 export type SpawnerRequest =
   | { t: "spawn"; id: number; args: string[]; env: Record<string, string> }
@@ -35,12 +28,7 @@ parentPort?.on("message", (request: SpawnerRequest) => {
     env: request.env,
   });
   children.set(id, child);
-  if (child.pid !== undefined) {
-    try {
-      setPriority(child.pid, HOST_NICE);
-    } catch {} // not permitted here: the host still runs, at the parent's priority
-    post({ t: "pid", id, pid: child.pid });
-  }
+  if (child.pid !== undefined) post({ t: "pid", id, pid: child.pid });
   child.stderr?.setEncoding("utf8");
   child.stderr?.on("data", (text: string) => post({ t: "stderr", id, text: text.slice(-2_000) }));
   let failure: string | undefined;

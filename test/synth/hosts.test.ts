@@ -3,6 +3,7 @@
 // ceiling, a host that sends a malformed message, and a flood into one slow tool. Each time the caller
 // gets the right class within its deadline plus one second, and the next call to another tool succeeds.
 import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { classify } from "../../src/dispatch/index.ts";
@@ -49,6 +50,14 @@ async function settled(on: Sandbox, hosts: number): Promise<void> {
 const tool = (body: string) => `async function attack(args, ctx) {\n${body}\n}`;
 
 describe("sandbox hosts", () => {
+  it("keeps isolated-vm out of this process: its addon is mapped only in the hosts", async () => {
+    await settled(sandbox, 2);
+    await nextCallSucceeds(sandbox);
+    assert.doesNotMatch(await readFile("/proc/self/maps", "utf8"), /isolated-vm/);
+    const host = sandbox.hostProcesses()[0]?.pid as number;
+    assert.match(await readFile(`/proc/${host}/maps`, "utf8"), /isolated-vm/);
+  });
+
   it("ends a single giant native allocation", async () => {
     await settled(sandbox, 2);
     const { kind, ms } = await outcome(
