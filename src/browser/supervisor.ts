@@ -39,7 +39,7 @@ const WATCH_INTERVAL_MS = 1_000;
 
 // Chromium's own sandbox needs a non-root user and user namespaces; the service commonly runs as root in a
 // container, where Chromium refuses to start sandboxed, so it runs with --no-sandbox (SECURITY notes in
-// docs/browser-security.md). Everything else here narrows what a page can reach or keep.
+// SECURITY.md, "The browser capability"). Everything else here narrows what a page can reach or keep.
 const CHROMIUM_ARGS = [
   "--no-sandbox",
   "--disable-gpu",
