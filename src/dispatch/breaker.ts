@@ -7,7 +7,7 @@ import type { DataStore } from "../store/index.ts";
 import { breakerStrategy } from "./breaker-strategy.ts";
 import { CircuitBreaker, type CircuitSnapshot, stateNames } from "./circuit.ts";
 import type { BreakerSettings } from "./options.ts";
-import type { BreakerStateName } from "./types.ts";
+import type { BreakerStateName, Provenance } from "./types.ts";
 
 export const BREAKERS_KEY = "dispatch/breakers.json";
 
@@ -48,6 +48,8 @@ export class ProviderBreaker {
   readonly circuit: CircuitBreaker;
   /** `{ [provider]: state }` per state, frozen and shared by every result that met this breaker alone. */
   readonly #records = new Map<CircuitState, Readonly<Record<string, BreakerStateName>>>();
+  /** Per state, the frozen provenance of a call this provider answered at its first attempt. */
+  readonly #firstTries = new Map<CircuitState, Provenance>();
 
   constructor(tool: string, provider: string, settings: BreakerSettings, snapshot?: CircuitSnapshot) {
     this.tool = tool;
@@ -58,6 +60,25 @@ export class ProviderBreaker {
 
   get state(): BreakerStateName {
     return stateNames[this.circuit.state];
+  }
+
+  /**
+   * The provenance of a call this provider answered at the first attempt, with this breaker as the only
+   * one it met: the common case, made once per state and shared by every such result instead of per call.
+   */
+  firstTry(): Provenance {
+    const state = this.circuit.state;
+    let provenance = this.#firstTries.get(state);
+    if (!provenance) {
+      provenance = Object.freeze({
+        attempts: 1,
+        stale: false,
+        breakers: this.record(),
+        provider: this.provider,
+      });
+      this.#firstTries.set(state, provenance);
+    }
+    return provenance;
   }
 
   /** The provenance entry for this breaker as it is now. */

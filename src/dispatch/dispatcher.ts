@@ -69,6 +69,8 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
   readonly #context: Record<string, unknown> = {};
   readonly #pipelineDeps: PipelineDeps;
   #count: TokenCounter = estimateTokens;
+  /** The call whose pipeline is being entered, synchronously; see #finish. */
+  #starting: Call | undefined;
   #ready: Promise<void> | undefined;
   #loaded = false;
 
@@ -238,24 +240,23 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
         this.#cancelled(call);
         return;
       }
-      this.#pipelineOf(tool)
-        .run(call)
-        .then(
-          (output) => this.#served(call, output),
-          (error: unknown) => this.#failed(call, error),
-        );
+      this.#starting = call;
+      this.#pipelineOf(tool).run(call).then(this.#settle);
+      this.#starting = undefined;
     } catch (error) {
       this.#finish(call, "failed", internal(error));
     }
   }
 
-  #served(call: Call, output: unknown): void {
+  readonly #settle = (call: Call): Call => {
     try {
-      this.#finish(call, "completed", undefined, output);
+      if (call.outcome === "answered") this.#finish(call, "completed", undefined, call.output);
+      else this.#failed(call, call.failure);
     } catch (fault) {
       this.#finish(call, "failed", internal(fault));
     }
-  }
+    return call;
+  };
 
   #failed(call: Call, failure: unknown): void {
     try {
@@ -284,7 +285,6 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
   }
 
   #finish(call: Call, status: CallStatus, error: CallError | undefined, output?: unknown): void {
-    const wasNew = call.progress === "new";
     if (call.progress === "settled") return;
     call.progress = "settled";
     const totalMs = performance.now() - call.started;
@@ -311,9 +311,10 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
       delete result.output;
       call.patch = undefined;
     }
-    // A call finished before it waited for anything (unknown tool, bad arguments) keeps its id for one more
-    // microtask, so a duplicate id later in the same batch still shares its result.
-    if (wasNew) queueMicrotask(() => this.#log.end(call, result));
+    // A call finished while it was being started (unknown tool, bad arguments, a cache hit, an open
+    // breaker) keeps its id for one more microtask, so a duplicate id later in the same batch still shares
+    // its result.
+    if (this.#starting === call) queueMicrotask(() => this.#log.end(call, result));
     else this.#log.end(call, result);
     deliver(call, result);
   }

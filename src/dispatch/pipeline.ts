@@ -3,15 +3,20 @@
 // pipeline is built once per tool definition (tool-pipeline.ts), leaving out stages its policy has no use
 // for, so a call pays only for what its tool needs.
 import type { Call } from "./call.ts";
+import { Pending } from "./pending.ts";
 
-/** The rest of the pipeline after a stage; resolves with the output the call is answered with. */
-export type Next = (call: Call) => Promise<unknown>;
+/**
+ * The rest of the pipeline after a stage. What it returns settles with the call once the call's `outcome`
+ * is set (answered, with `output`, or failed, with `failure`), and is never rejected. A stage reacts with
+ * `then(handler)`; a handler that takes the call needs no closure per call.
+ */
+export type Next = (call: Call) => Pending;
 
 export interface Stage {
-  execute(call: Call, next: Next): Promise<unknown>;
+  execute(call: Call, next: Next): Pending;
 }
 
-const END: Next = () => Promise.reject(new Error("the pipeline ended without a provider stage"));
+const END: Next = (call) => Pending.of(call.fail(new Error("the pipeline ended without a provider stage")));
 
 /** `stages[0]` runs first; the last stage must answer without calling its `next`. */
 export function compose(stages: readonly Stage[]): Next {
@@ -24,11 +29,11 @@ export function compose(stages: readonly Stage[]): Next {
   return next;
 }
 
-/** Runs `next`, turning a synchronous throw into a rejection so every stage can rely on a promise. */
-export function proceed(next: Next, call: Call): Promise<unknown> {
+/** Runs `next`, turning a synchronous throw into the call's failure. */
+export function proceed(next: Next, call: Call): Pending {
   try {
     return next(call);
   } catch (error) {
-    return Promise.reject(error);
+    return Pending.of(call.fail(error));
   }
 }

@@ -15,6 +15,7 @@ import type { Call } from "./call.ts";
 import { DispatchError, type SchemaError } from "./errors.ts";
 import type { FallbackNotice } from "./events.ts";
 import type { DispatcherOptions, EffectivePolicy } from "./options.ts";
+import { Pending } from "./pending.ts";
 import { compose, type Next, type Stage } from "./pipeline.ts";
 import { RetryBudget } from "./retry-budget.ts";
 import { ArgumentCheck } from "./stages/arguments.ts";
@@ -50,7 +51,7 @@ export interface ToolPipeline {
 }
 
 const NO_PROVIDER: Stage = {
-  execute: (call) => Promise.reject(new DispatchError("fatal", `tool "${call.name}" has no provider`)),
+  execute: (call) => Pending.of(call.fail(new DispatchError("fatal", `tool "${call.name}" has no provider`))),
 };
 
 export function buildPipeline(

@@ -3,6 +3,7 @@
 import { type SchemaCheck, schemaCheck, type Tool } from "../../catalog/index.ts";
 import type { Call } from "../call.ts";
 import { SchemaError } from "../errors.ts";
+import { Pending } from "../pending.ts";
 import type { Next, Stage } from "../pipeline.ts";
 
 export class ArgumentCheck implements Stage {
@@ -17,12 +18,12 @@ export class ArgumentCheck implements Stage {
     this.#check = undefined;
   }
 
-  execute(call: Call, next: Next): Promise<unknown> {
+  execute(call: Call, next: Next): Pending {
     this.#check ??= schemaCheck(this.#tool.inputSchema);
     const issues = this.#check(call.args);
     if (!issues) return next(call);
     const error = new SchemaError("arguments", issues);
     this.#rejected(call, error);
-    return Promise.reject(error);
+    return Pending.of(call.fail(error));
   }
 }

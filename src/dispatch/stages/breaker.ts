@@ -9,6 +9,7 @@ import type { Call } from "../call.ts";
 import { Admission } from "../circuit.ts";
 import { isProviderFault } from "../classify.ts";
 import { DispatchError } from "../errors.ts";
+import { Pending } from "../pending.ts";
 import { type Next, proceed, type Stage } from "../pipeline.ts";
 import type { Provider } from "../types.ts";
 
@@ -23,27 +24,28 @@ export class Breaker implements Stage {
     this.#rules = rules;
   }
 
-  execute(call: Call, next: Next): Promise<unknown> {
+  execute(call: Call, next: Next): Pending {
     const breaker = this.#breaker;
     const admission = breaker.circuit.admit();
     if (admission === Admission.Refused) {
-      call.met(breaker.record());
+      call.met(breaker);
       const why = breaker.state === "half_open" ? "half-open, probe in flight" : "open";
-      return Promise.reject(new DispatchError("breaker_open", `circuit ${why} for ${this.#provider.id}`));
+      return Pending.of(
+        call.fail(new DispatchError("breaker_open", `circuit ${why} for ${this.#provider.id}`)),
+      );
     }
-    return proceed(next, call).then(
-      (output) => {
-        breaker.circuit.succeeded(admission);
-        call.met(breaker.record());
-        return output;
-      },
-      (error: unknown) => {
-        breaker.circuit.failed(admission, this.#isFault(error));
-        call.met(breaker.record());
-        throw error;
-      },
-    );
+    call.admission = admission;
+    return proceed(next, call).then(this.#record);
   }
+
+  readonly #record = (call: Call): Call => {
+    const { circuit } = this.#breaker;
+    const admission = call.admission as Admission;
+    if (call.outcome === "answered") circuit.succeeded(admission);
+    else circuit.failed(admission, this.#isFault(call.failure));
+    call.met(this.#breaker);
+    return call;
+  };
 
   #isFault(error: unknown): boolean {
     const judged = this.#provider.blame?.(error);

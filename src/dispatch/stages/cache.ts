@@ -6,6 +6,7 @@ import type { Tool } from "../../catalog/index.ts";
 import type { ResultCache } from "../cache.ts";
 import { Call } from "../call.ts";
 import type { FallbackNotice } from "../events.ts";
+import { Pending } from "../pending.ts";
 import type { Next, Stage } from "../pipeline.ts";
 import { lastResortFor, messageOf } from "./last-resort.ts";
 
@@ -32,7 +33,7 @@ export class CachedAnswers implements Stage {
     this.#fallback = fallback;
   }
 
-  execute(call: Call, next: Next): Promise<unknown> {
+  execute(call: Call, next: Next): Pending {
     const key = this.#cache.key(this.#tool, call.args);
     const hit = this.#cache.get(key, this.#ttlMs);
     if (hit) {
@@ -43,16 +44,18 @@ export class CachedAnswers implements Stage {
         call.warn(`stale answer (${hit.ageMs} ms old) served while it is refreshed`);
         this.#cache.revalidate(key, () => this.#refresh(call, key, next));
       }
-      return Promise.resolve(hit.output);
+      return Pending.of(call.answer(hit.output));
     }
-    return next(call).then(
-      (output) => {
-        this.#store(key, output, call.provider ?? "");
-        return output;
-      },
-      (error: unknown) => this.#staleAfterFailure(call, key, error),
-    );
+    call.cacheKey = key;
+    return next(call).then(this.#afterRun);
   }
+
+  readonly #afterRun = (call: Call): Call => {
+    const key = call.cacheKey as string;
+    if (call.outcome === "answered") this.#store(key, call.output, call.provider ?? "");
+    else if (call.outcome === "failed") this.#staleAfterFailure(call, key, call.failure);
+    return call;
+  };
 
   #store(key: string, output: unknown, provider: string): void {
     this.#cache.set(key, output, provider, this.#ttlMs, this.#staleMs);
@@ -60,20 +63,19 @@ export class CachedAnswers implements Stage {
 
   /** Stale-while-revalidate: the rest of the pipeline again, outside the call that got the stale answer. */
   async #refresh(served: Call, key: string, next: Next): Promise<void> {
-    const call = new Call(served.request, served.tool, undefined, served.snapshot);
-    const output = await next(call);
-    this.#store(key, output, call.provider ?? "");
+    const call = await next(new Call(served.request, served.tool, undefined, served.snapshot)).promise();
+    if (call.outcome === "answered") this.#store(key, call.output, call.provider ?? "");
   }
 
-  #staleAfterFailure(call: Call, key: string, error: unknown): unknown {
+  #staleAfterFailure(call: Call, key: string, error: unknown): void {
     const reason = lastResortFor(call, error, this.#tool.policy?.errors);
     const stale = reason === undefined ? undefined : this.#cache.get(key, this.#ttlMs);
-    if (reason === undefined || !stale) throw error;
+    if (reason === undefined || !stale) return;
     this.#fallback({ callId: call.id, tool: this.#tool.name, from: this.#lastProvider, to: "cache", reason });
     call.provider = stale.provider;
     call.stale = true;
     call.ageMs = stale.ageMs;
     call.warn(`every provider failed (${messageOf(error)}); cached answer served`);
-    return stale.output;
+    call.answer(stale.output);
   }
 }

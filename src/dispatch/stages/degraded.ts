@@ -3,6 +3,7 @@
 import type { Tool } from "../../catalog/index.ts";
 import type { Call } from "../call.ts";
 import type { FallbackNotice } from "../events.ts";
+import type { Pending } from "../pending.ts";
 import type { Next, Stage } from "../pipeline.ts";
 import { lastResortFor, messageOf } from "./last-resort.ts";
 
@@ -19,13 +20,15 @@ export class DegradedOutput implements Stage {
     this.#fallback = fallback;
   }
 
-  execute(call: Call, next: Next): Promise<unknown> {
-    return next(call).then(undefined, (error: unknown) => this.#degrade(call, error));
+  execute(call: Call, next: Next): Pending {
+    return next(call).then(this.#degradeIfFailed);
   }
 
-  #degrade(call: Call, error: unknown): unknown {
+  readonly #degradeIfFailed = (call: Call): Call => {
+    if (call.outcome !== "failed") return call;
+    const error = call.failure;
     const reason = lastResortFor(call, error, this.#tool.policy?.errors);
-    if (reason === undefined) throw error;
+    if (reason === undefined) return call;
     this.#fallback({
       callId: call.id,
       tool: this.#tool.name,
@@ -35,6 +38,6 @@ export class DegradedOutput implements Stage {
     });
     call.provider = "degraded";
     call.warn(`every provider failed (${messageOf(error)}); degraded output served`);
-    return this.#output;
-  }
+    return call.answer(this.#output);
+  };
 }

@@ -7,6 +7,7 @@ import type { Call } from "../call.ts";
 import { classify } from "../classify.ts";
 import type { FallbackNotice } from "../events.ts";
 import { type EffectivePolicy, mayRetry } from "../options.ts";
+import { Pending } from "../pending.ts";
 import { type Next, proceed, type Stage } from "../pipeline.ts";
 import type { ErrorClass } from "../types.ts";
 
@@ -42,9 +43,12 @@ export class FallbackChain implements Stage {
   }
 
   /** The chain ends here: `next` is never called. */
-  async execute(call: Call, _next: Next): Promise<unknown> {
+  execute(call: Call, _next: Next): Pending {
+    return Pending.from(this.#tryInOrder(call), call);
+  }
+
+  async #tryInOrder(call: Call): Promise<Call> {
     const retryAllowed = mayRetry(this.#policy, call.args);
-    let lastError: unknown;
     for (let index = 0; index < this.#chains.length; index++) {
       const chain = this.#chains[index] as ProviderChain;
       if (index > 0)
@@ -53,15 +57,12 @@ export class FallbackChain implements Stage {
           tool: this.#tool,
           from: this.#chains[index - 1]?.id ?? "",
           to: chain.id,
-          reason: classify(lastError, this.#rules).class,
+          reason: classify(call.failure, this.#rules).class,
         });
-      try {
-        return await proceed(chain.run, call);
-      } catch (error) {
-        lastError = error;
-        if (!mayFallBack(classify(error, this.#rules).class, retryAllowed)) break;
-      }
+      await proceed(chain.run, call).promise();
+      if (call.outcome !== "failed") return call;
+      if (!mayFallBack(classify(call.failure, this.#rules).class, retryAllowed)) break;
     }
-    throw lastError;
+    return call;
   }
 }

@@ -3,12 +3,13 @@
 // held to the tool's result budget; a context modifier's patch is kept for after the batch.
 import { type SchemaCheck, schemaCheck, type Tool } from "../../catalog/index.ts";
 import { applyBudget, fitsBudget } from "../budget.ts";
-import type { Call } from "../call.ts";
+import type { AttemptSink, Call } from "../call.ts";
 import { outputOf, patchOf } from "../context.ts";
 import { normaliseOutput } from "../normalise.ts";
+import type { Pending } from "../pending.ts";
 import type { Next, Stage } from "../pipeline.ts";
 import type { TokenCounter } from "../tokens.ts";
-import type { InvokeOptions, Provider } from "../types.ts";
+import type { Provider } from "../types.ts";
 
 export class ProviderCall implements Stage {
   readonly #provider: Provider;
@@ -26,18 +27,21 @@ export class ProviderCall implements Stage {
     this.#outputCheck = undefined;
   }
 
-  execute(call: Call, _next: Next): Promise<unknown> {
+  /** The end of the pipeline: `next` is never called. The timeout stage before it has set `call.attempt`. */
+  execute(call: Call, _next: Next): Pending {
+    const attempt = call.attempt as AttemptSink;
     call.attempts++;
     let running: Promise<unknown>;
     try {
-      running = Promise.resolve(this.#provider.invoke(call.args, call.attempt as InvokeOptions));
+      running = Promise.resolve(this.#provider.invoke(call.args, attempt.options));
     } catch (error) {
-      return Promise.reject(error);
+      running = Promise.reject(error);
     }
-    return running.then((raw) => this.#accept(call, raw));
+    return attempt.race(running, this.#accept);
   }
 
-  #accept(call: Call, raw: unknown): unknown {
+  /** The provider's answer, checked and held to the budget; a throw here fails the attempt. */
+  readonly #accept = (call: Call, raw: unknown): void => {
     if (this.#outputCheck === undefined)
       this.#outputCheck = this.#tool.outputSchema ? schemaCheck(this.#tool.outputSchema) : null;
     let output = normaliseOutput(outputOf(raw), this.#outputCheck ?? undefined);
@@ -53,6 +57,6 @@ export class ProviderCall implements Stage {
     }
     call.provider = this.#provider.id;
     call.patch = patchOf(raw);
-    return output;
-  }
+    call.answer(output);
+  };
 }

@@ -6,6 +6,7 @@ import type { ErrorRules } from "../../catalog/index.ts";
 import type { Call } from "../call.ts";
 import type { RetryNotice } from "../events.ts";
 import { type EffectivePolicy, mayRetry } from "../options.ts";
+import { Pending } from "../pending.ts";
 import { type Next, proceed, type Stage } from "../pipeline.ts";
 import { retryAfterFailure, type Sleep } from "../retry.ts";
 import type { RetryBudget } from "../retry-budget.ts";
@@ -39,33 +40,54 @@ export class Retry implements Stage {
     this.#rules = rules;
     this.#budget = budget;
     this.#deps = deps;
+    this.#next = undefined;
   }
 
-  execute(call: Call, next: Next): Promise<unknown> {
+  /**
+   * The stages after this one. A stage is built for one place in one pipeline, so `next` is the same on
+   * every call; it is kept so that the reaction to an attempt needs no closure per call.
+   */
+  #next: Next | undefined;
+
+  execute(call: Call, next: Next): Pending {
     if (!mayRetry(this.#policy, call.args)) return next(call);
-    return next(call).then(undefined, (error: unknown) => this.#retry(call, next, error));
+    this.#next = next;
+    return next(call).then(this.#retryIfFailed);
   }
 
-  #retry(call: Call, next: Next, error: unknown): Promise<unknown> {
+  readonly #retryIfFailed = (call: Call): Call | Pending =>
+    call.outcome === "failed" ? Pending.from(this.#retry(call, this.#next as Next), call) : call;
+
+  async #retry(call: Call, next: Next): Promise<Call> {
     const { sleep, random, retried } = this.#deps;
-    return retryAfterFailure(error, () => proceed(next, call), {
-      settings: this.#policy.retry,
-      rules: this.#rules,
-      provider: this.#provider,
-      signal: call.signal,
-      deadlineAt: call.deadlineAt,
-      budget: this.#budget,
-      sleep,
-      random,
-      onRetry: ({ retry, failure, delayMs }) =>
-        retried({
-          callId: call.id,
-          tool: this.#tool,
-          provider: this.#provider.id,
-          retry,
-          class: failure.class as RetryNotice["class"],
-          delayMs,
-        }),
-    });
+    // p-retry drives the attempts after the first; for it an attempt whose call failed throws the failure.
+    const attempt = async () => {
+      await proceed(next, call).promise();
+      if (call.outcome === "failed") throw call.failure;
+      return call;
+    };
+    try {
+      return await retryAfterFailure(call.failure, attempt, {
+        settings: this.#policy.retry,
+        rules: this.#rules,
+        provider: this.#provider,
+        signal: call.signal,
+        deadlineAt: call.deadlineAt,
+        budget: this.#budget,
+        sleep,
+        random,
+        onRetry: ({ retry, failure, delayMs }) =>
+          retried({
+            callId: call.id,
+            tool: this.#tool,
+            provider: this.#provider.id,
+            retry,
+            class: failure.class as RetryNotice["class"],
+            delayMs,
+          }),
+      });
+    } catch (error) {
+      return call.fail(error);
+    }
   }
 }

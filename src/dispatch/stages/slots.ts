@@ -6,6 +6,7 @@ import { performance } from "node:perf_hooks";
 import type { Semaphore } from "../bulkhead.ts";
 import type { Call } from "../call.ts";
 import { DispatchError } from "../errors.ts";
+import { Pending } from "../pending.ts";
 import { type Next, proceed, type Stage } from "../pipeline.ts";
 
 export interface SlotSettings {
@@ -19,14 +20,10 @@ export class Slots implements Stage {
   readonly #global: Semaphore;
   readonly #settings: SlotSettings;
   readonly #queueTimedOut: (call: Call, message: string) => void;
-  // Made once per stage rather than per call: the release after an answer and after a failure.
-  readonly #releasedWith = (output: unknown): unknown => {
-    this.#release();
-    return output;
-  };
-  readonly #releasedAfter = (error: unknown): never => {
-    this.#release();
-    throw error;
+  readonly #released = (call: Call): Call => {
+    this.#global.release();
+    this.#slots.release();
+    return call;
   };
 
   constructor(
@@ -43,7 +40,7 @@ export class Slots implements Stage {
     this.#queueTimedOut = queueTimedOut;
   }
 
-  execute(call: Call, next: Next): Promise<unknown> {
+  execute(call: Call, next: Next): Pending {
     if (this.#slots.tryAcquire()) {
       if (this.#global.tryAcquire()) return this.#run(call, next, call.started);
       this.#slots.release();
@@ -51,13 +48,21 @@ export class Slots implements Stage {
     return this.#waitThenRun(call, next);
   }
 
-  #run(call: Call, next: Next, readyAt: number): Promise<unknown> {
+  #run(call: Call, next: Next, readyAt: number): Pending {
     call.progress = "running";
+    call.readyAt = readyAt;
     call.deadlineAt = readyAt + this.#settings.deadlineMs;
-    return proceed(next, call).then(this.#releasedWith, this.#releasedAfter);
+    return proceed(next, call).then(this.#released);
   }
 
-  async #waitThenRun(call: Call, next: Next): Promise<unknown> {
+  #waitThenRun(call: Call, next: Next): Pending {
+    return Pending.from(this.#waitForSlots(call), call).then((waited) =>
+      waited.outcome === "failed" ? waited : this.#run(waited, next, call.readyAt),
+    );
+  }
+
+  /** Settles with the call once it holds its slots (outcome none) or gave up waiting (failed). */
+  async #waitForSlots(call: Call): Promise<Call> {
     call.progress = "queued";
     const { queueTimeoutMs } = this.#settings;
     const queueStart = performance.now();
@@ -72,18 +77,13 @@ export class Slots implements Stage {
       }
     } catch (error) {
       call.queuedMs = performance.now() - queueStart;
-      if (!(error instanceof DispatchError) || error.class !== "queue_timeout") throw error;
+      if (!(error instanceof DispatchError) || error.class !== "queue_timeout") return call.fail(error);
       const message = `waited ${queueTimeoutMs} ms for a free slot (${error.message}) and gave up`;
       this.#queueTimedOut(call, message);
-      throw new DispatchError("queue_timeout", message);
+      return call.fail(new DispatchError("queue_timeout", message));
     }
-    const readyAt = performance.now();
-    call.queuedMs = readyAt - queueStart;
-    return this.#run(call, next, readyAt);
-  }
-
-  #release(): void {
-    this.#global.release();
-    this.#slots.release();
+    call.readyAt = performance.now();
+    call.queuedMs = call.readyAt - queueStart;
+    return call;
   }
 }

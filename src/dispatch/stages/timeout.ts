@@ -2,9 +2,10 @@
 // ends first. The provider gets an AbortSignal that fires on the deadline or when the batch is cancelled;
 // a provider that ignores it is raced, so a hanging tool cannot hang a call.
 import { performance } from "node:perf_hooks";
-import type { Call } from "../call.ts";
+import type { AttemptSink, Call } from "../call.ts";
 import { type Deadline, DeadlineTimer, type Expiring } from "../deadlines.ts";
 import { CallTimeoutError } from "../errors.ts";
+import { Pending } from "../pending.ts";
 import { type Next, proceed, type Stage } from "../pipeline.ts";
 import type { CallContext, InvokeOptions } from "../types.ts";
 
@@ -18,12 +19,13 @@ const deadlines = new DeadlineTimer();
  * constructor, not private fields with initialisers, which cost 4× until V8 optimised the attempt fully
  * (measured in `npm run bench:dispatch`). A provider is typed to see `InvokeOptions` only.
  */
-class Attempt implements InvokeOptions, Expiring {
+class Attempt implements InvokeOptions, Expiring, AttemptSink {
   declare readonly callId: string;
   declare readonly context: CallContext;
+  declare readonly call: Call;
   declare readonly batchSignal: AbortSignal | undefined;
-  declare readonly resolve: (output: unknown) => void;
-  declare readonly reject: (error: unknown) => void;
+  declare pending: Pending | undefined;
+  declare accept: ((call: Call, raw: unknown) => void) | undefined;
   declare controller: AbortController | undefined;
   declare abortedWith: unknown;
   declare settled: boolean;
@@ -32,18 +34,13 @@ class Attempt implements InvokeOptions, Expiring {
   /** The batch cancellation listener, kept so that it can be removed again. */
   declare onCancel: (() => void) | undefined;
 
-  constructor(
-    call: Call,
-    resolve: (output: unknown) => void,
-    reject: (error: unknown) => void,
-    timeoutMs: number,
-    now: number,
-  ) {
+  constructor(call: Call, timeoutMs: number, now: number) {
     this.callId = call.id;
     this.context = call.snapshot;
+    this.call = call;
     this.batchSignal = call.signal;
-    this.resolve = resolve;
-    this.reject = reject;
+    this.pending = undefined;
+    this.accept = undefined;
     this.controller = undefined;
     this.abortedWith = undefined;
     this.settled = false;
@@ -58,6 +55,10 @@ class Attempt implements InvokeOptions, Expiring {
     }
   }
 
+  get options(): InvokeOptions {
+    return this;
+  }
+
   get signal(): AbortSignal {
     if (!this.controller) {
       this.controller = new AbortController();
@@ -66,12 +67,33 @@ class Attempt implements InvokeOptions, Expiring {
     return this.controller.signal;
   }
 
-  answered(output: unknown): void {
-    if (this.settle()) this.resolve(output);
+  race(running: Promise<unknown>, accept: (call: Call, raw: unknown) => void): Pending {
+    this.accept = accept;
+    // The one reaction to the provider's promise settles the attempt, and with it every stage's handler.
+    const pending = new Pending(undefined);
+    this.pending = pending;
+    running.then(
+      (raw) => this.answered(raw),
+      (error: unknown) => this.failed(error),
+    );
+    // A cancellation while the provider was being invoked settled the attempt before the race began.
+    if (this.settled) pending.settle(this.call);
+    return pending;
+  }
+
+  answered(raw: unknown): void {
+    if (!this.settle()) return;
+    const call = this.call;
+    try {
+      (this.accept as (call: Call, raw: unknown) => void)(call, raw);
+    } catch (error) {
+      call.fail(error);
+    }
+    this.pending?.settle(call);
   }
 
   failed(error: unknown): void {
-    if (this.settle()) this.reject(error);
+    if (this.settle()) this.pending?.settle(this.call.fail(error));
   }
 
   /** The deadline passed (called by the shared deadline timer). */
@@ -83,7 +105,7 @@ class Attempt implements InvokeOptions, Expiring {
     if (!this.settle()) return;
     this.abortedWith = reason;
     this.controller?.abort(reason);
-    this.reject(reason);
+    this.pending?.settle(this.call.fail(reason));
   }
 
   /** True for the first settlement only; stops the deadline and the cancellation listener. */
@@ -96,6 +118,7 @@ class Attempt implements InvokeOptions, Expiring {
   }
 }
 
+/** The attempt's deadline starts here; the provider stage after it races the provider against it. */
 export class Timeout implements Stage {
   readonly #timeoutMs: number;
 
@@ -103,30 +126,14 @@ export class Timeout implements Stage {
     this.#timeoutMs = timeoutMs;
   }
 
-  execute(call: Call, next: Next): Promise<unknown> {
-    return new Promise((resolve, reject) => {
-      if (call.signal?.aborted) {
-        reject(call.signal.reason);
-        return;
-      }
-      const now = performance.now();
-      const left = call.deadlineAt - now;
-      if (left < 1) {
-        reject(new CallTimeoutError(0, "the call's deadline passed before this attempt"));
-        return;
-      }
-      const attempt = new Attempt(
-        call,
-        resolve,
-        reject,
-        left < this.#timeoutMs ? Math.floor(left) : this.#timeoutMs,
-        now,
-      );
-      call.attempt = attempt;
-      proceed(next, call).then(
-        (output) => attempt.answered(output),
-        (error: unknown) => attempt.failed(error),
-      );
-    });
+  execute(call: Call, next: Next): Pending {
+    if (call.signal?.aborted) return Pending.of(call.fail(call.signal.reason));
+    // The first attempt starts in the same turn the call got its slots, whose clock reading it reuses.
+    const now = call.attempts === 0 ? call.readyAt : performance.now();
+    const left = call.deadlineAt - now;
+    if (left < 1)
+      return Pending.of(call.fail(new CallTimeoutError(0, "the call's deadline passed before this attempt")));
+    call.attempt = new Attempt(call, left < this.#timeoutMs ? Math.floor(left) : this.#timeoutMs, now);
+    return proceed(next, call);
   }
 }
