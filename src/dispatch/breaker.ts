@@ -50,6 +50,9 @@ export class ProviderBreaker {
   readonly #records = new Map<CircuitState, Readonly<Record<string, BreakerStateName>>>();
   /** Per state, the frozen provenance of a call this provider answered at its first attempt. */
   readonly #firstTries = new Map<CircuitState, Provenance>();
+  /** The closed state's entries of the two maps, read without a lookup on every call. */
+  #closedRecord: Readonly<Record<string, BreakerStateName>> | undefined;
+  #closedFirstTry: Provenance | undefined;
 
   constructor(tool: string, provider: string, settings: BreakerSettings, snapshot?: CircuitSnapshot) {
     this.tool = tool;
@@ -68,6 +71,7 @@ export class ProviderBreaker {
    */
   firstTry(): Provenance {
     const state = this.circuit.state;
+    if (state === CircuitState.Closed && this.#closedFirstTry) return this.#closedFirstTry;
     let provenance = this.#firstTries.get(state);
     if (!provenance) {
       provenance = Object.freeze({
@@ -77,6 +81,7 @@ export class ProviderBreaker {
         provider: this.provider,
       });
       this.#firstTries.set(state, provenance);
+      if (state === CircuitState.Closed) this.#closedFirstTry = provenance;
     }
     return provenance;
   }
@@ -84,10 +89,12 @@ export class ProviderBreaker {
   /** The provenance entry for this breaker as it is now. */
   record(): Readonly<Record<string, BreakerStateName>> {
     const state = this.circuit.state;
+    if (state === CircuitState.Closed && this.#closedRecord) return this.#closedRecord;
     let record = this.#records.get(state);
     if (!record) {
       record = Object.freeze({ [this.provider]: stateNames[state] });
       this.#records.set(state, record);
+      if (state === CircuitState.Closed) this.#closedRecord = record;
     }
     return record;
   }

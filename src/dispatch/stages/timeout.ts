@@ -70,7 +70,7 @@ class Attempt implements InvokeOptions, Expiring, AttemptSink {
   race(running: Promise<unknown>, accept: (call: Call, raw: unknown) => void): Pending {
     this.accept = accept;
     // The one reaction to the provider's promise settles the attempt, and with it every stage's handler.
-    const pending = new Pending(undefined);
+    const pending = new Pending();
     this.pending = pending;
     running.then(
       (raw) => this.answered(raw),
