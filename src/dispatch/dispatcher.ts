@@ -241,7 +241,7 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
         return;
       }
       this.#starting = call;
-      this.#pipelineOf(tool).run(call).then(this.#settle);
+      this.#pipelineOf(tool).run(call).after(this.#settle);
       this.#starting = undefined;
     } catch (error) {
       this.#finish(call, "failed", internal(error));

@@ -5,7 +5,7 @@
 // every stage's handler in turn, synchronously, innermost first.
 //
 // It only ever carries a Call, which is never rejected: a failure is the call's `outcome`, and a handler
-// that throws fails the call. Each pending has one consumer (the stage that called `next`), so `then`
+// that throws fails the call. Each pending has one consumer (the stage that called `next`), so `after`
 // queues its handler on the same object and returns it rather than making a new one per stage.
 import type { Call } from "./call.ts";
 
@@ -15,7 +15,7 @@ export class Pending {
   declare settled: boolean;
   declare call: Call | undefined;
   /**
-   * Handlers queued by `then`, run in order when the call's outcome is known: the first four in fields
+   * Handlers queued by `after`, run in order when the call's outcome is known: the first four in fields
    * (a pipeline has at most four stages that react to every call; an array grown per call cost an
    * allocation of its backing store), any more in `rest`.
    */
@@ -59,7 +59,7 @@ export class Pending {
   }
 
   /** `handler` runs once the outcome before it is known (at once if it is); returns the pending to consume. */
-  then(handler: Handler): Pending {
+  after(handler: Handler): Pending {
     if (!this.settled) {
       switch (this.count++) {
         case 0:

@@ -8,7 +8,7 @@ import { Pending } from "./pending.ts";
 /**
  * The rest of the pipeline after a stage. What it returns settles with the call once the call's `outcome`
  * is set (answered, with `output`, or failed, with `failure`), and is never rejected. A stage reacts with
- * `then(handler)`; a handler that takes the call needs no closure per call.
+ * `after(handler)`; a handler that takes the call needs no closure per call.
  */
 export type Next = (call: Call) => Pending;
 

@@ -35,7 +35,7 @@ export class Breaker implements Stage {
       );
     }
     call.admission = admission;
-    return proceed(next, call).then(this.#record);
+    return proceed(next, call).after(this.#record);
   }
 
   readonly #record = (call: Call): Call => {

@@ -47,7 +47,7 @@ export class CachedAnswers implements Stage {
       return Pending.of(call.answer(hit.output));
     }
     call.cacheKey = key;
-    return next(call).then(this.#afterRun);
+    return next(call).after(this.#afterRun);
   }
 
   readonly #afterRun = (call: Call): Call => {

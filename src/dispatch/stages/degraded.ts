@@ -21,7 +21,7 @@ export class DegradedOutput implements Stage {
   }
 
   execute(call: Call, next: Next): Pending {
-    return next(call).then(this.#degradeIfFailed);
+    return next(call).after(this.#degradeIfFailed);
   }
 
   readonly #degradeIfFailed = (call: Call): Call => {

@@ -52,7 +52,7 @@ export class Retry implements Stage {
   execute(call: Call, next: Next): Pending {
     if (!mayRetry(this.#policy, call.args)) return next(call);
     this.#next = next;
-    return next(call).then(this.#retryIfFailed);
+    return next(call).after(this.#retryIfFailed);
   }
 
   readonly #retryIfFailed = (call: Call): Call | Pending =>

@@ -52,11 +52,11 @@ export class Slots implements Stage {
     call.progress = "running";
     call.readyAt = readyAt;
     call.deadlineAt = readyAt + this.#settings.deadlineMs;
-    return proceed(next, call).then(this.#released);
+    return proceed(next, call).after(this.#released);
   }
 
   #waitThenRun(call: Call, next: Next): Pending {
-    return Pending.from(this.#waitForSlots(call), call).then((waited) =>
+    return Pending.from(this.#waitForSlots(call), call).after((waited) =>
       waited.outcome === "failed" ? waited : this.#run(waited, next, call.readyAt),
     );
   }
