@@ -5,9 +5,23 @@
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import type { SandboxBinding, Tool } from "../catalog/index.ts";
-import type { Provider } from "../dispatch/index.ts";
-import { checkCode, type Sandbox } from "../synth/index.ts";
+import { CallTimeoutError, type Provider } from "../dispatch/index.ts";
+import { checkCode, type Sandbox, SandboxError } from "../synth/index.ts";
 import { BindingError, type Grants, OPERATOR_GRANTS } from "./secrets.ts";
+
+// What a tool's own code does with its input: arguments it cannot take, code the sandbox refuses, output
+// that is not JSON, running out of time or memory. These are the caller's failures: they are not retried
+// and do not count against the tool's breaker (issue 14, finding 5). An error the tool throws is left to
+// the classification, so a tool that reports its upstream's faults ("answered HTTP 503") and classes them
+// with its error rules still has them counted and retried.
+const CALLER_KINDS: ReadonlySet<string> = new Set([
+  "input",
+  "static",
+  "compile",
+  "output",
+  "timeout",
+  "memory",
+]);
 
 const DEFINES_TOOL = /^the code must define async function /;
 
@@ -53,6 +67,11 @@ export function sandboxProvider(
     // A tool's primary file and its fallback files are different providers, each with its own breaker.
     id:
       binding.file === undefined ? `sandbox:${tool.name}` : `sandbox:${tool.name}#${basename(binding.file)}`,
+    blame(error) {
+      // The dispatcher's own attempt deadline races the sandbox's, which is set to the same timeout.
+      if (error instanceof CallTimeoutError) return "caller";
+      return error instanceof SandboxError && CALLER_KINDS.has(error.kind) ? "caller" : undefined;
+    },
     async invoke(args, { signal }) {
       const { value } = await sandbox.run({
         code: await source(),

@@ -68,6 +68,11 @@ export class Semaphore {
   }
 
   release(): void {
+    // Nobody waiting (nearly always): no shift of the empty queue, which showed in profiles of the bench.
+    if (this.#waiters.length === 0) {
+      this.#inFlight--;
+      return;
+    }
     const next = this.#waiters.shift();
     // The slot passes straight to the next waiter, so the count never dips and lets a newcomer overtake.
     if (next) next.resolve();

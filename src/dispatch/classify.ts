@@ -32,9 +32,13 @@ const ruleClasses = [
 // before the broad connection and fatal rules.
 const defaultRules: Required<ErrorRules> = {
   credentials: [401, "token (has )?expired", "expired token", "jwt expired"],
-  rateLimit: [429, 503, 529, "overloaded", "rate.?limit", "too many requests"],
+  // 503 is an unavailable server, not a rate limit: it is retried on the connection schedule (a Retry-After
+  // it carries is still honoured), and only 429 and 529 wait twice as long.
+  rateLimit: [429, 529, "overloaded", "rate.?limit", "too many requests"],
   connection: [
+    500,
     502,
+    503,
     504,
     "ECONNRESET",
     "EPIPE",
@@ -149,7 +153,7 @@ export function classify(error: unknown, extra?: ErrorRules): Classified {
     for (const link of links) {
       const cls = matchOne(rules, link);
       if (cls) {
-        const retryAfterMs = cls === "rate_limit" ? retryAfter(links) : undefined;
+        const retryAfterMs = cls === "rate_limit" || cls === "connection" ? retryAfter(links) : undefined;
         return retryAfterMs === undefined ? { class: cls } : { class: cls, retryAfterMs };
       }
     }
@@ -159,6 +163,35 @@ export function classify(error: unknown, extra?: ErrorRules): Classified {
   if (name === "TypeError" || name === "RangeError" || name === "SyntaxError" || name === "ReferenceError")
     return { class: "fatal" };
   return { class: "unknown" };
+}
+
+/**
+ * Classes that say the provider could not serve: its connection failed, it timed out, it was overloaded,
+ * or it crashed. Only these count against its circuit breaker. A string set so that a class another part
+ * of the service adds (the sandbox's crash class) can be named before the type knows it.
+ */
+const PROVIDER_FAULTS: ReadonlySet<string> = new Set([
+  "connection",
+  "timeout",
+  "rate_limit",
+  "sandbox_crashed",
+]);
+
+/**
+ * Whether a failure is the provider's fault. Bad arguments, output that fails the outputSchema, errors a
+ * tool throws for its input and refused credentials are the caller's (or the operator's) failures: they
+ * never count against a breaker, so one caller cannot open a circuit for everyone. A 5xx no rule names
+ * counts too; a tool's own rules can still class a status as fatal.
+ */
+export function isProviderFault(error: unknown, extra?: ErrorRules): boolean {
+  const cls = classify(error, extra).class;
+  if (PROVIDER_FAULTS.has(cls)) return true;
+  if (cls !== "unknown") return false;
+  for (const link of chain(error)) {
+    const status = typeof link.status === "number" ? link.status : link.statusCode;
+    if (typeof status === "number" && status >= 500 && status <= 599) return true;
+  }
+  return false;
 }
 
 /** Whether retrying (after the class's recovery action) can help. Everything else fails at once. */

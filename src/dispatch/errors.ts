@@ -13,8 +13,8 @@ export class DispatchError extends Error {
 }
 
 export class CallTimeoutError extends DispatchError {
-  constructor(timeoutMs: number) {
-    super("timeout", `no answer within ${timeoutMs} ms`);
+  constructor(timeoutMs: number, message = `no answer within ${timeoutMs} ms`) {
+    super("timeout", message);
   }
 }
 

@@ -1,32 +1,47 @@
 // Global dispatcher options (validated with zod) and the effective policy of one tool: its catalog
-// `policy` over these defaults, worked out once per tool definition rather than on every call.
+// `policy` over these defaults, worked out once per tool definition rather than on every call. The defaults
+// are chosen for continuity without per-tool tuning; src/dispatch/README.md gives the reasoning and the
+// breaker's false-trip probabilities under them.
 import { z } from "zod";
-import type { SchemaCheck, Tool } from "../catalog/index.ts";
-import type { ToolBreaker } from "./breaker.ts";
-import type { Semaphore } from "./bulkhead.ts";
+import type { Tool } from "../catalog/index.ts";
 
 const retryOptionsSchema = z.strictObject({
-  retries: z.number().int().min(0).max(20).default(3),
+  retries: z.number().int().min(0).max(20).default(10),
   baseMs: z.number().int().min(0).default(500),
-  maxMs: z.number().int().min(0).default(60_000),
+  maxMs: z.number().int().min(0).default(30_000),
   jitter: z.number().min(0).max(1).default(0.5),
   strategy: z.enum(["proportional", "decorrelated"]).default("proportional"),
 });
 
+// No defaults for the rate-window fields: a breaker that sets none of them counts consecutive provider
+// faults (see breaker-strategy.ts); setting any of them selects a failure-rate window instead.
 const breakerOptionsSchema = z.strictObject({
-  failureRate: z.number().gt(0).max(1).default(0.5),
-  minCalls: z.number().int().positive().default(10),
-  windowSize: z.number().int().positive().default(20),
+  consecutiveFailures: z.number().int().positive().default(30),
+  failureRate: z.number().gt(0).max(1).optional(),
+  minCalls: z.number().int().positive().optional(),
+  windowSize: z.number().int().positive().optional(),
   windowMs: z.number().int().positive().optional(),
-  cooldownMs: z.number().int().positive().default(30_000),
+  cooldownMs: z.number().int().positive().default(5_000),
   halfOpenProbes: z.number().int().positive().default(1),
+});
+
+const retryBudgetOptionsSchema = z.strictObject({
+  /** Tokens each call to a provider adds; a retry takes one. 0.5 allows one retry per two calls. */
+  ratio: z.number().min(0).max(10).default(0.5),
+  /** The most tokens saved up (and the number a fresh budget starts with). */
+  capacity: z.number().int().min(0).default(100),
+  /** Tokens added per second however few calls there are, so a quiet tool can still retry. */
+  perSecond: z.number().min(0).default(1),
 });
 
 export const dispatcherOptionsSchema = z.strictObject({
   retry: retryOptionsSchema.prefault({}),
   breaker: breakerOptionsSchema.prefault({}),
+  retryBudget: retryBudgetOptionsSchema.prefault({}),
   /** Per attempt, unless the tool sets `policy.timeoutMs`. */
   timeoutMs: z.number().int().positive().default(30_000),
+  /** A call's whole run, retries and their waits included, from the moment it holds its slots. */
+  deadlineMs: z.number().int().positive().default(120_000),
   globalConcurrency: z.number().int().positive().default(10),
   queueTimeoutMs: z.number().int().positive().default(120_000),
   resultBudgetTokens: z.number().int().positive().default(8_000),
@@ -42,6 +57,7 @@ export type DispatcherOptionsInput = z.input<typeof dispatcherOptionsSchema>;
 export type DispatcherOptions = z.output<typeof dispatcherOptionsSchema>;
 export type RetrySettings = z.output<typeof retryOptionsSchema>;
 export type BreakerSettings = z.output<typeof breakerOptionsSchema>;
+export type RetryBudgetSettings = z.output<typeof retryBudgetOptionsSchema>;
 
 export function parseOptions(input: DispatcherOptionsInput | undefined): DispatcherOptions {
   const parsed = dispatcherOptionsSchema.safeParse(input ?? {});
@@ -54,7 +70,7 @@ const kindLimits = { read: 20, search: 10, write: 1, terminal: 1, compute: 10 } 
 
 export interface EffectivePolicy {
   timeoutMs: number;
-  /** Read-only or idempotent (or keyed): may be attempted more than once per call. */
+  /** Read-only or idempotent: may be attempted more than once per call. */
   retryable: boolean;
   idempotencyKey?: string;
   retry: RetrySettings;
@@ -64,45 +80,9 @@ export interface EffectivePolicy {
   concurrencySafe: boolean;
   budgetTokens: number;
   cache?: { ttlMs: number; staleMs: number };
-  /**
-   * The tool's schemas, compiled on first use (in the call, so a schema ajv cannot compile fails that call
-   * as before) and kept here, with the rest of what is resolved once per tool definition: the call path
-   * then looks up nothing per schema. Measured: `validateAgainstSchema`'s lookup and empty array made a
-   * check of a valid value cost ~1.8× the compiled validator alone.
-   */
-  inputCheck: SchemaCheck | undefined;
-  outputCheck: SchemaCheck | undefined;
-  /**
-   * The breaker of the provider this tool's last call went to first, and the tool's slots with the
-   * dispatcher's slot generation they were looked up in: the same answers the registry and the slot map
-   * would give (neither changes an entry without the generation or the provider changing), without a
-   * hash lookup per call.
-   */
-  firstBreaker: ToolBreaker | undefined;
-  slots: Semaphore | undefined;
-  slotsGeneration: number;
 }
 
-/**
- * Tool definitions are immutable (the registry replaces them on put), so each dispatcher keeps the
- * effective policy per definition object.
- */
-export function policyResolver(options: DispatcherOptions): (tool: Tool) => EffectivePolicy {
-  const resolved = new WeakMap<Tool, EffectivePolicy>();
-  // The last answer is kept as well (and with it that one tool definition): calls to one tool in a row
-  // (a client calling it in a loop) then cost one comparison instead of a WeakMap lookup each.
-  let lastTool: Tool | undefined;
-  let lastPolicy: EffectivePolicy | undefined;
-  return (tool) => {
-    if (tool === lastTool && lastPolicy) return lastPolicy;
-    const policy = resolved.get(tool) ?? resolve(tool, options, resolved);
-    lastTool = tool;
-    lastPolicy = policy;
-    return policy;
-  };
-}
-
-function resolve(tool: Tool, options: DispatcherOptions, resolved: WeakMap<Tool, EffectivePolicy>) {
+export function resolvePolicy(tool: Tool, options: DispatcherOptions): EffectivePolicy {
   const p = tool.policy ?? {};
   const readOnly = tool.annotations?.readOnlyHint === true;
   const idempotent = tool.annotations?.idempotentHint === true;
@@ -118,20 +98,14 @@ function resolve(tool: Tool, options: DispatcherOptions, resolved: WeakMap<Tool,
     budgetTokens:
       p.resultBudget?.tokens ??
       (kind === "terminal" ? options.terminalBudgetTokens : options.resultBudgetTokens),
-    inputCheck: undefined,
-    outputCheck: undefined,
-    firstBreaker: undefined,
-    slots: undefined,
-    slotsGeneration: -1,
   };
   if (idempotencyKey !== undefined) policy.idempotencyKey = idempotencyKey;
   // Caching a tool with side effects would skip the side effect, so only read-only tools are cached.
   if (p.cache && readOnly) policy.cache = { ttlMs: p.cache.ttlMs, staleMs: p.cache.staleMs ?? 0 };
-  resolved.set(tool, policy);
   return policy;
 }
 
-/** Retries allowed for this call: keyed write tools are retryable only when the key is present. */
+/** Whether a call of this tool may be retried at all: keyed write tools only when the key is present. */
 export function mayRetry(policy: EffectivePolicy, args: Record<string, unknown>): boolean {
   if (policy.retryable) return true;
   return policy.idempotencyKey !== undefined && args[policy.idempotencyKey] !== undefined;

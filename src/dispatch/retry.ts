@@ -1,11 +1,14 @@
 // Retries driven by p-retry. p-retry's own delay is switched off (minTimeout 0) and the class-dependent
 // delay from backoff.ts is slept in `shouldRetry`; only retryable classes are retried, credentials once
-// after the provider's refresh hook. A call that may not be retried gets exactly one attempt.
+// after the provider's refresh hook. A retry is made only while the retry budget has a token for it and
+// its wait ends before the call's deadline; a failure the provider blames on the caller is not retried.
+import { performance } from "node:perf_hooks";
 import pRetry from "p-retry";
 import type { ErrorRules } from "../catalog/index.ts";
 import { type BackoffState, retryDelay } from "./backoff.ts";
 import { type Classified, classify, isRetryable } from "./classify.ts";
 import type { RetrySettings } from "./options.ts";
+import type { RetryBudget } from "./retry-budget.ts";
 import type { Provider } from "./types.ts";
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -35,6 +38,9 @@ export interface RetryScope {
   rules: ErrorRules | undefined;
   provider: Provider;
   signal: AbortSignal | undefined;
+  /** performance.now() by which the call must have its answer. */
+  deadlineAt: number;
+  budget: RetryBudget;
   sleep: Sleep;
   random: () => number;
   onRetry(event: RetryEvent): void;
@@ -55,7 +61,7 @@ export async function retryAfterFailure<T>(
   let refreshed = false;
   const shouldRetry = async (error: unknown, retry: number): Promise<boolean> => {
     const failure = classify(error, scope.rules);
-    if (!isRetryable(failure.class)) return false;
+    if (!isRetryable(failure.class) || scope.provider.blame?.(error) === "caller") return false;
     if (failure.class === "credentials") {
       if (refreshed || !scope.provider.refreshCredentials) return false;
       refreshed = true;
@@ -66,6 +72,7 @@ export async function retryAfterFailure<T>(
       }
     }
     const delayMs = retryDelay(retry, failure, scope.settings, backoff, scope.random);
+    if (performance.now() + delayMs >= scope.deadlineAt || !scope.budget.withdraw()) return false;
     scope.onRetry({ retry, failure, delayMs });
     if (delayMs > 0) await scope.sleep(delayMs, scope.signal);
     return true;

@@ -20,6 +20,12 @@ export interface Provider {
   refreshCredentials?(): Promise<void>;
   /** The tool's own judgement whether these arguments may run alongside other calls. */
   isConcurrencySafe?(args: Record<string, unknown>): boolean;
+  /**
+   * Whose fault a failure was, when the provider knows better than the error classes: "caller" failures
+   * (a tool's code failing on its input) are neither retried nor counted against the breaker, "provider"
+   * failures count; undefined leaves it to the classification.
+   */
+  blame?(error: unknown): "provider" | "caller" | undefined;
 }
 
 export interface ToolCall {

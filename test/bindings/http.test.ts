@@ -154,7 +154,8 @@ test("a non-2xx answer carries status, headers for Retry-After and a body excerp
       error.message,
       /^GET http:\/\/127\.0\.0\.1:\d+\/status\/503: HTTP 503 Service Unavailable: slow down/,
     );
-    assert.deepEqual(classify(error), { class: "rate_limit", retryAfterMs: 7000 });
+    // A 503 is an unavailable server, not a rate limit; its Retry-After is still honoured.
+    assert.deepEqual(classify(error), { class: "connection", retryAfterMs: 7000 });
     return true;
   });
   await assert.rejects(call(provider({ url: "/status/404" }), {}), { status: 404 });

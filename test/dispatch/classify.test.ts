@@ -17,9 +17,25 @@ test("401 and 'token expired' are the credentials class", () => {
   assert.equal(classify(new Error("JWT expired")).class, "credentials");
 });
 
-test("429, 503, 529 and 'overloaded' are rate limits", () => {
-  for (const kind of ["429", "503", "529", "overloaded"] as const)
+test("429, 529 and 'overloaded' are rate limits", () => {
+  for (const kind of ["429", "529", "overloaded"] as const)
     assert.equal(classify(faultError(kind)).class, "rate_limit", kind);
+});
+
+test("503 and 500 are an unavailable server (the connection class), not a rate limit", () => {
+  assert.equal(classify(faultError("503")).class, "connection");
+  assert.equal(
+    classify(Object.assign(new Error("Internal Server Error"), { status: 500 })).class,
+    "connection",
+  );
+});
+
+test("a 503 with Retry-After carries the wait", () => {
+  const error = Object.assign(new Error("Service Unavailable"), {
+    status: 503,
+    headers: { "retry-after": "3" },
+  });
+  assert.deepEqual(classify(error), { class: "connection", retryAfterMs: 3000 });
 });
 
 test("input and programming errors are fatal", () => {

@@ -32,10 +32,14 @@ test("when the primary fails, the secondary answers and provenance says so", asy
   const result = await call();
   assert.deepEqual(result?.output, { from: "secondary" });
   assert.equal(result?.provenance.provider, "secondary");
-  assert.equal(result?.provenance.attempts, 5, "four attempts on the primary, one on the secondary");
+  assert.equal(
+    result?.provenance.attempts,
+    12,
+    "eleven attempts on the primary (ten retries), one on the secondary",
+  );
   assert.deepEqual(
     fallbacks.map((f) => [f.from, f.to, f.reason]),
-    [["primary", "secondary", "rate_limit"]],
+    [["primary", "secondary", "connection"]],
   );
 });
 

@@ -41,7 +41,7 @@ test("a read-only tool is retried through transient faults and succeeds", async 
   const [result] = await dispatcher.execute([{ id: "c1", name: "search", arguments: {} }]);
   assert.equal(result?.status, "completed");
   assert.equal(result?.provenance.attempts, 3);
-  assert.deepEqual(delays, [500, 2000]); // connection: base; then rate limit: base·2 doubled
+  assert.deepEqual(delays, [500, 1000]); // base·2^(n-1): a 503 is not a rate limit
 });
 
 test("a write tool failing transiently runs exactly once", async () => {

@@ -1,0 +1,26 @@
+// What opens a circuit: a statistic behind cockatiel's public `IBreaker` interface, so cockatiel's own
+// ConsecutiveBreaker, CountBreaker and SamplingBreaker plug in unchanged.
+//
+// The default counts consecutive provider faults (30). Under independent faults at rate p a run of k in a
+// row starts with probability (1-p)·p^k, so 30 in a row is ~10⁻¹⁶ per attempt at 30% faults and ~10⁻⁹ at
+// 50%, while an outage opens the circuit after 30 attempts whatever the traffic. A failure-rate window
+// trips on ordinary bad luck far sooner (issue 15: rate ≥ 0.5 over 20 attempts at 30% faults, ~5% of
+// windows). The README tabulates the false-trip probabilities (scripts/breaker-odds.ts computes them).
+// A tool that sets `failureRate`, `windowSize`, `minCalls` or `windowMs` gets that window instead.
+import { ConsecutiveBreaker, CountBreaker, type IBreaker, SamplingBreaker } from "cockatiel";
+import type { BreakerSettings } from "./options.ts";
+
+export function breakerStrategy(settings: BreakerSettings): IBreaker {
+  const { failureRate, windowSize, windowMs, minCalls } = settings;
+  const rateWindow =
+    failureRate !== undefined || windowSize !== undefined || windowMs !== undefined || minCalls !== undefined;
+  if (!rateWindow) return new ConsecutiveBreaker(settings.consecutiveFailures);
+  // cockatiel opens when failures exceed threshold·total; "reaches the rate" needs a hair less, and its
+  // threshold must stay below 1.
+  const threshold = Math.min(failureRate ?? 0.5, 1) - 1e-9;
+  const least = minCalls ?? 10;
+  if (windowMs !== undefined)
+    return new SamplingBreaker({ threshold, duration: windowMs, minimumRps: (least * 1000) / windowMs });
+  const size = windowSize ?? 20;
+  return new CountBreaker({ threshold, size, minimumNumberOfCalls: Math.min(least, size) });
+}

@@ -1,0 +1,62 @@
+// Stage: the provider itself, the end of the pipeline. Its answer passes the canonical normaliser and the
+// tool's outputSchema (drift there is a `schema` failure of this provider, so the next one is tried) and is
+// held to the tool's result budget; a context modifier's patch is kept for after the batch.
+import { type SchemaCheck, schemaCheck, type Tool } from "../../catalog/index.ts";
+import { applyBudget, fitsBudget } from "../budget.ts";
+import type { AttemptSink, Call } from "../call.ts";
+import { outputOf, patchOf } from "../context.ts";
+import { normaliseOutput } from "../normalise.ts";
+import type { Pending } from "../pending.ts";
+import type { Next, Stage } from "../pipeline.ts";
+import type { TokenCounter } from "../tokens.ts";
+import type { Provider } from "../types.ts";
+
+export class ProviderCall implements Stage {
+  readonly #provider: Provider;
+  readonly #tool: Tool;
+  readonly #budgetTokens: number;
+  readonly #count: () => TokenCounter;
+  /** Compiled on first use; undefined until then, null when the tool has no outputSchema. */
+  #outputCheck: SchemaCheck | null | undefined;
+
+  constructor(provider: Provider, tool: Tool, budgetTokens: number, count: () => TokenCounter) {
+    this.#provider = provider;
+    this.#tool = tool;
+    this.#budgetTokens = budgetTokens;
+    this.#count = count;
+    this.#outputCheck = undefined;
+  }
+
+  /** The end of the pipeline: `next` is never called. The timeout stage before it has set `call.attempt`. */
+  execute(call: Call, _next: Next): Pending {
+    const attempt = call.attempt as AttemptSink;
+    call.attempts++;
+    let running: Promise<unknown>;
+    try {
+      running = Promise.resolve(this.#provider.invoke(call.args, attempt.options));
+    } catch (error) {
+      running = Promise.reject(error);
+    }
+    return attempt.race(running, this.#accept);
+  }
+
+  /** The provider's answer, checked and held to the budget; a throw here fails the attempt. */
+  readonly #accept = (call: Call, raw: unknown): void => {
+    if (this.#outputCheck === undefined)
+      this.#outputCheck = this.#tool.outputSchema ? schemaCheck(this.#tool.outputSchema) : null;
+    let output = normaliseOutput(outputOf(raw), this.#outputCheck ?? undefined);
+    const count = this.#count();
+    const budget = this.#budgetTokens;
+    if (!fitsBudget(output, budget, count)) {
+      const budgeted = applyBudget(output, budget, count);
+      output = budgeted.output;
+      if (budgeted.omittedTokens > 0)
+        call.warn(
+          `output truncated to the ${budget}-token budget, ~${budgeted.omittedTokens} tokens omitted`,
+        );
+    }
+    call.provider = this.#provider.id;
+    call.patch = patchOf(raw);
+    call.answer(output);
+  };
+}
