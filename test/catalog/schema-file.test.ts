@@ -15,7 +15,7 @@ test("schema/catalog.schema.json is exactly what `npm run schema` generates from
 
 test("the shipped JSON Schema accepts a real catalog and rejects a broken tool with its path", async () => {
   const metatool = JSON.parse(
-    await readFile(join(import.meta.dirname, "../../../shared/eval/metatool/catalog.json"), "utf8"),
+    await readFile(join(import.meta.dirname, "../fixtures/metatool/catalog.json"), "utf8"),
   );
   assert.deepEqual(validateAgainstSchema(schema, metatool), []);
   const broken = [{ name: "x", description: "d", inputSchema: { type: "object" }, binding: { type: "ftp" } }];

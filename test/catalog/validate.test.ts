@@ -68,9 +68,7 @@ test("a catalog with five planted errors reports all five with file, tool and pa
 });
 
 test("the MetaTool development catalog validates without errors", async () => {
-  const { code, report } = await validate(
-    join(import.meta.dirname, "../../../shared/eval/metatool/catalog.json"),
-  );
+  const { code, report } = await validate(join(import.meta.dirname, "../fixtures/metatool/catalog.json"));
   assert.equal(code, 0);
   assert.equal(report.tools, 199);
 });

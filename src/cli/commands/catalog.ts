@@ -17,7 +17,7 @@ import     Turns an OpenAPI 3 document, or the tools of an MCP stdio server, int
 
 Examples:
   npx switchboard catalog validate catalog/
-  npx switchboard catalog validate ../shared/eval/metatool/catalog.json --json
+  npx switchboard catalog validate test/fixtures/metatool/catalog.json --json
   npx switchboard catalog import openapi test/fixtures/petstore.yaml --out petstore.json
   npx switchboard catalog import mcp --out fs.json -- npx my-mcp-server
 `;

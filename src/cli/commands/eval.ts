@@ -28,7 +28,7 @@ fusion and the threshold. They are kept in their own index, apart from the catal
 
 Examples:
   npx switchboard eval --catalog catalog/ --queries catalog/eval/queries.jsonl --json
-  npx switchboard eval --catalog ../shared/eval/metatool/catalog.json --queries test.jsonl --examples train.jsonl --top-k 5 --json
+  npx switchboard eval --catalog test/fixtures/metatool/catalog.json --queries test/fixtures/metatool/queries.jsonl --examples test/fixtures/metatool/examples.jsonl --top-k 5 --json
 `;
 
 const flags = {

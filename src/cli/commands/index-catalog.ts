@@ -15,7 +15,7 @@ built by another embedder is rebuilt. --catalog defaults to the bundled catalog.
 
 Examples:
   npx switchboard index
-  npx switchboard index --catalog ../shared/eval/metatool/catalog.json --json
+  npx switchboard index --catalog test/fixtures/metatool/catalog.json --json
 `;
 
 export const command: Command = {

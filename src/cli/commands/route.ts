@@ -18,7 +18,7 @@ not indexed yet is indexed first. --catalog defaults to the bundled catalog.
 
 Examples:
   npx switchboard route "I want my money back for order 1234"
-  npx switchboard route --catalog ../shared/eval/metatool/catalog.json --top-k 5 --json "book a hotel in Rome"
+  npx switchboard route --catalog test/fixtures/metatool/catalog.json --top-k 5 --json "book a hotel in Rome"
 `;
 
 const flags = {
