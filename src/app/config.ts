@@ -1,13 +1,18 @@
 // What a Switchboard is opened with: from the environment (src/config/env.ts) with command-line flags on
-// top, validated again here so a bad flag gets the same one-sentence error as a bad variable.
+// top, or given directly by a program using the library, and validated here either way so that a bad flag
+// or option gets the same one-sentence error as a bad variable.
 import { z } from "zod";
-import { ConfigError, type Env } from "../config/index.ts";
+import { BUNDLED_CATALOG, ConfigError, type Env } from "../config/index.ts";
 import { EMBEDDER_KINDS } from "../embed/index.ts";
 
 export const switchboardConfigSchema = z.strictObject({
-  catalog: z.string().min(1),
-  data: z.string().min(1),
-  embedder: z.strictObject({ kind: z.enum(EMBEDDER_KINDS), model: z.string().min(1).optional() }),
+  /** A catalog file or folder; the bundled catalog by default. */
+  catalog: z.string().min(1).default(BUNDLED_CATALOG),
+  /** The data folder: index, calibration, learned queries, tool overlay, dispatcher state. */
+  data: z.string().min(1).default(".switchboard"),
+  embedder: z
+    .strictObject({ kind: z.enum(EMBEDDER_KINDS), model: z.string().min(1).optional() })
+    .default({ kind: "use-lite" }),
   /** Shared stores for several replicas (docs/deploy.md); without them the data folder holds everything. */
   database: z.string().min(1).optional(),
   redis: z.string().min(1).optional(),
@@ -33,10 +38,19 @@ export const switchboardConfigSchema = z.strictObject({
 });
 
 export type SwitchboardConfig = z.infer<typeof switchboardConfigSchema>;
+/** The options a program passes to openSwitchboard; every field has a default. */
+export type SwitchboardOptions = z.input<typeof switchboardConfigSchema>;
 
 export interface ConfigOverrides {
-  catalog?: string;
-  data?: string;
+  catalog?: string | undefined;
+  data?: string | undefined;
+}
+
+export function parseConfig(options: SwitchboardOptions): SwitchboardConfig {
+  const parsed = switchboardConfigSchema.safeParse(options);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new ConfigError(`bad configuration: ${issue?.path.join(".")}: ${issue?.message}`);
 }
 
 export function configFrom(env: Env, overrides: ConfigOverrides = {}): SwitchboardConfig {
@@ -50,7 +64,7 @@ export function configFrom(env: Env, overrides: ConfigOverrides = {}): Switchboa
       : undefined;
   if (env.SWITCHBOARD_LLM_BASE_URL && !env.SWITCHBOARD_LLM_MODEL)
     throw new ConfigError("SWITCHBOARD_LLM_BASE_URL is set but SWITCHBOARD_LLM_MODEL is not: name the model");
-  const parsed = switchboardConfigSchema.safeParse({
+  return parseConfig({
     catalog: overrides.catalog ?? env.SWITCHBOARD_CATALOG,
     data: overrides.data ?? env.SWITCHBOARD_DATA,
     embedder: {
@@ -70,7 +84,4 @@ export function configFrom(env: Env, overrides: ConfigOverrides = {}): Switchboa
     ...(env.SWITCHBOARD_DATABASE_URL ? { database: env.SWITCHBOARD_DATABASE_URL } : {}),
     ...(env.SWITCHBOARD_REDIS_URL ? { redis: env.SWITCHBOARD_REDIS_URL } : {}),
   });
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new ConfigError(`bad configuration: ${issue?.path.join(".")}: ${issue?.message}`);
 }

@@ -1,8 +1,18 @@
 export { inspectRequestSchema } from "../browser/index.ts";
 export {
+  type CatalogIndex,
+  type IndexOptions,
+  indexKey,
+  openCatalogIndex,
+  openIndex,
+  PREBUILT_INDEX,
+} from "./catalog-index.ts";
+export {
   type ConfigOverrides,
   configFrom,
+  parseConfig,
   type SwitchboardConfig,
+  type SwitchboardOptions,
   switchboardConfigSchema,
 } from "./config.ts";
 export type { ContextSaved } from "./context.ts";
@@ -38,6 +48,7 @@ export {
   AppError,
   type AppErrorCode,
   type CallResult,
+  type ReadyReport,
   type RouteAndExecuteResponse,
   type RoutedTool,
   type RouteResponse,

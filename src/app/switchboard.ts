@@ -24,10 +24,9 @@ import {
   ToolValidationError,
   validateAgainstSchema,
 } from "../catalog/index.ts";
-import type { Logger } from "../config/index.ts";
+import { createLogger, type Logger } from "../config/index.ts";
 import { Dispatcher, estimateTokens } from "../dispatch/index.ts";
 import { createEgressPolicy } from "../egress/index.ts";
-import { createEmbedder, type Embedder } from "../embed/index.ts";
 import { Router } from "../router/index.ts";
 import {
   type IntentOutcome,
@@ -40,7 +39,8 @@ import {
   synthesizeFromIntent,
   synthesize as synthesizeTool,
 } from "../synth/index.ts";
-import type { SwitchboardConfig } from "./config.ts";
+import { type CatalogIndex, openIndex } from "./catalog-index.ts";
+import { parseConfig, type SwitchboardOptions } from "./config.ts";
 import { CatalogTokens } from "./context.ts";
 import { FeedbackGate, type FeedbackOutcome, type Voter } from "./feedback-gate.ts";
 import { formatDefinition, providerToolName, withoutStrictNulls } from "./formats.ts";
@@ -59,6 +59,7 @@ import { recordToolSpan } from "./tracing.ts";
 import {
   AppError,
   type CallResult,
+  type ReadyReport,
   type RouteAndExecuteResponse,
   type RouteResponse,
   type Step,
@@ -67,27 +68,32 @@ import {
 } from "./types.ts";
 
 export interface OpenOptions {
-  logger: Logger;
+  /** Pino logger; by default warnings and errors go to stderr. */
+  logger?: Logger;
   /** Index building progress, on first start or after the catalog changed while stopped. */
   onProgress?: (done: number, total: number) => void;
   /**
-   * Load (or build) the index before resolving, as the servers do so that readiness means routable. False
-   * defers it to the first route, so `switchboard exec` runs calls without loading the embedding model.
+   * Load (or build) the index before resolving, so that the answer is routable at once. False defers it to
+   * `ready()` or the first route: `switchboard exec` runs calls without loading the embedding model, and the
+   * servers answer (MCP initialize, /healthz) while it loads.
    */
   index?: boolean;
-}
-
-interface Index {
-  router: Router;
-  embedder: Embedder;
 }
 
 /** A call that may change something: run at most once across replicas when they share Redis. */
 const isWrite = (tool: Tool | undefined) =>
   (tool?.policy?.kind ?? (tool?.annotations?.readOnlyHint ? "read" : "write")) !== "read";
 
-export async function openSwitchboard(config: SwitchboardConfig, options: OpenOptions): Promise<Switchboard> {
-  const { logger } = options;
+/**
+ * Opens the catalog (plus the data folder's overlay), the dispatcher and, unless deferred, the index; see
+ * README "Use it as a library".
+ */
+export async function openSwitchboard(
+  settings: SwitchboardOptions = {},
+  options: OpenOptions = {},
+): Promise<Switchboard> {
+  const config = parseConfig(settings);
+  const logger = options.logger ?? createLogger("warn");
   const scaleOut = await openScaleOut(config);
   const { store } = scaleOut;
   const { security } = config;
@@ -113,20 +119,22 @@ export async function openSwitchboard(config: SwitchboardConfig, options: OpenOp
     const entry = registry.entry(tool.name);
     return entry?.origin === "catalog" && entry.tool === tool ? OPERATOR_GRANTS : apiGrants;
   };
-  let opening: Promise<Index> | undefined;
-  const index = (): Promise<Index> => {
-    opening ??= (async () => {
-      const embedder = await createEmbedder(config.embedder);
-      const router = await Router.open({
-        tools: registry.list(),
-        store,
-        embedder,
-        indexEmbedder: scaleOut.indexEmbedder(embedder),
-        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-      });
-      logger.info({ index: router.report, tools: registry.list().length }, "index ready");
-      return { router, embedder };
-    })();
+  let opening: Promise<CatalogIndex> | undefined;
+  const index = (): Promise<CatalogIndex> => {
+    opening ??= openIndex({
+      store,
+      catalog: config.catalog,
+      tools: registry.list(),
+      embedder: config.embedder,
+      indexEmbedder: (embedder) => scaleOut.indexEmbedder(embedder),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    }).then((opened) => {
+      logger.info(
+        { index: opened.router.report, seeded: opened.seeded, tools: registry.list().length },
+        "index ready",
+      );
+      return opened;
+    });
     return opening;
   };
   if (options.index !== false) await index().catch(orClose);
@@ -396,7 +404,13 @@ export async function openSwitchboard(config: SwitchboardConfig, options: OpenOp
     }
   }
 
+  async function ready(): Promise<ReadyReport> {
+    const { router, seeded } = await index();
+    return { tools: registry.list().length, index: { ...router.report, seeded } };
+  }
+
   return {
+    ready,
     route,
     execute,
     // Both may register a tool: a database that is away is a 503 store_unavailable, not a failure here.
@@ -422,8 +436,7 @@ export async function openSwitchboard(config: SwitchboardConfig, options: OpenOp
       await dispatcher.close();
       // An index that failed to open has nothing to persist; its error was already reported to its caller.
       const opened = await opening?.catch(() => undefined);
-      await opened?.router.close();
-      await opened?.embedder.close();
+      await opened?.close();
       await closeProviders();
       sandbox.close();
       await browser.close();

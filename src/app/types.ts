@@ -79,7 +79,23 @@ export type SynthesisResponse =
   | { ok: true; tool: Tool; tests: TestRun[] }
   | { ok: false; stage: SynthesisStage; kind: string; errors: SynthesisIssue[] };
 
+/** What the index did on opening: loaded as persisted, built, updated with changed tools, or rebuilt. */
+export interface ReadyReport {
+  tools: number;
+  index: {
+    action: "loaded" | "built" | "updated" | "rebuilt";
+    reason?: string;
+    /** Texts embedded while opening (0 when loaded as is). */
+    embedded: number;
+    entries: number;
+    /** Started from the shipped index of the bundled catalog. */
+    seeded: boolean;
+  };
+}
+
 export interface Switchboard {
+  /** Resolves once the index is open (opening it if it was deferred): routing answers without waiting. */
+  ready(): Promise<ReadyReport>;
   route(request: RouteRequest): Promise<RouteResponse>;
   execute(calls: ToolCall[], options?: { signal?: AbortSignal }): Promise<CallResult[]>;
   routeAndExecute(request: RouteAndExecuteRequest): Promise<RouteAndExecuteResponse>;

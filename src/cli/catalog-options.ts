@@ -1,12 +1,48 @@
+// The --catalog/--data/--embedder/--model/--json options of the commands that work on a catalog's index
+// (index, route, eval, calibrate, feedback), defaulting from the environment like `serve` and `mcp`.
+import { z } from "zod";
+import type { SwitchboardOptions } from "../app/index.ts";
 import { readEnv } from "../config/index.ts";
-import { catalogOptionsSchema } from "../router/index.ts";
+import { EMBEDDER_KINDS, type EmbedderKind } from "../embed/index.ts";
 
-/** The --catalog/--data/--embedder options every routing command takes, defaulting from the environment. */
+export const catalogFlags = {
+  catalog: { type: "string" },
+  data: { type: "string" },
+  embedder: { type: "string" },
+  model: { type: "string" },
+  json: { type: "boolean" },
+} as const;
+
 export function catalogCommandOptions() {
   const env = readEnv();
-  return catalogOptionsSchema({
-    catalog: env.SWITCHBOARD_CATALOG,
-    data: env.SWITCHBOARD_DATA,
-    embedder: env.SWITCHBOARD_EMBEDDER,
+  return z.object({
+    catalog: z.string().min(1).default(env.SWITCHBOARD_CATALOG),
+    data: z.string().min(1).default(env.SWITCHBOARD_DATA),
+    embedder: z
+      .string()
+      .default(env.SWITCHBOARD_EMBEDDER)
+      .refine((k): k is EmbedderKind => (EMBEDDER_KINDS as readonly string[]).includes(k), {
+        message: `unknown embedder; use ${EMBEDDER_KINDS.join(" or ")}`,
+      }),
+    model: z.string().min(1).optional(),
+    json: z.boolean().default(false),
   });
+}
+
+/**
+ * The Switchboard configuration these options name (SWITCHBOARD_MODEL as `serve` reads it), so the command
+ * opens the index the service uses.
+ */
+export function indexConfig(options: {
+  catalog: string;
+  data: string;
+  embedder: EmbedderKind;
+  model?: string | undefined;
+}): SwitchboardOptions {
+  const model = options.model ?? readEnv().SWITCHBOARD_MODEL;
+  return {
+    catalog: options.catalog,
+    data: options.data,
+    embedder: { kind: options.embedder, ...(model ? { model } : {}) },
+  };
 }

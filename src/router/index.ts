@@ -1,11 +1,4 @@
 export type { Calibration, Fit, TradeOff } from "./calibration.ts";
-export {
-  type CatalogRouter,
-  catalogFlags,
-  catalogKey,
-  catalogOptionsSchema,
-  openCatalogRouter,
-} from "./catalog-router.ts";
 export { DEFAULT_HNSW, type HnswParams } from "./dense.ts";
 export { RouterError } from "./errors.ts";
 export { MAX_FEEDBACK_PER_TOOL, MAX_FEEDBACK_TOTAL } from "./feedback.ts";

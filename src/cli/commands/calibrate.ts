@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { catalogFlags, openCatalogRouter, readQueryLines } from "../../router/index.ts";
+import { openCatalogIndex } from "../../app/index.ts";
+import { readQueryLines } from "../../router/index.ts";
 import { parseCommand } from "../args.ts";
-import { catalogCommandOptions } from "../catalog-options.ts";
+import { catalogCommandOptions, catalogFlags, indexConfig } from "../catalog-options.ts";
 import { UsageError } from "../errors.ts";
 import type { Command } from "../main.ts";
 import { printJson, progressBar } from "../output.ts";
@@ -34,7 +35,9 @@ export const command: Command = {
       throw new UsageError(`calibrate takes no arguments (got "${positionals[0]}")`);
     const labelled = await readQueryLines(options.queries, true);
     const progress = progressBar("indexing", options.json);
-    const opened = await openCatalogRouter({ ...options, onProgress: (d, t) => progress.update(d, t) });
+    const opened = await openCatalogIndex(indexConfig(options), {
+      onProgress: (d, t) => progress.update(d, t),
+    });
     progress.stop();
     try {
       const fit = await opened.router.calibrate(

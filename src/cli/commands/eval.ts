@@ -1,15 +1,10 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import {
-  catalogFlags,
-  evaluate,
-  type Judged,
-  openCatalogRouter,
-  readQueryLines,
-} from "../../router/index.ts";
+import { openCatalogIndex } from "../../app/index.ts";
+import { evaluate, type Judged, readQueryLines } from "../../router/index.ts";
 import { parseCommand } from "../args.ts";
-import { catalogCommandOptions } from "../catalog-options.ts";
+import { catalogCommandOptions, catalogFlags, indexConfig } from "../catalog-options.ts";
 import { UsageError } from "../errors.ts";
 import type { Command } from "../main.ts";
 import { printJson, progressBar } from "../output.ts";
@@ -58,8 +53,7 @@ export const command: Command = {
           .slice(0, 12)}`
       : undefined;
     const progress = progressBar("indexing", options.json);
-    const opened = await openCatalogRouter({
-      ...options,
+    const opened = await openCatalogIndex(indexConfig(options), {
       ...(variant ? { variant } : {}),
       onProgress: (d, t) => progress.update(d, t),
     });

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { catalogFlags, openCatalogRouter, readQueryLines } from "../../router/index.ts";
+import { openCatalogIndex } from "../../app/index.ts";
+import { readQueryLines } from "../../router/index.ts";
 import { parseCommand } from "../args.ts";
-import { catalogCommandOptions } from "../catalog-options.ts";
+import { catalogCommandOptions, catalogFlags, indexConfig } from "../catalog-options.ts";
 import { UsageError } from "../errors.ts";
 import type { Command } from "../main.ts";
 import { printJson } from "../output.ts";
@@ -42,7 +43,7 @@ export const command: Command = {
       if (positionals.length === 0) throw new UsageError("give the query that the tool served");
       pairs = [{ query: positionals.join(" "), tool: options.tool }];
     }
-    const opened = await openCatalogRouter(options);
+    const opened = await openCatalogIndex(indexConfig(options));
     try {
       await opened.router.recordFeedbackMany(pairs);
       if (options.json) printJson({ recorded: pairs.length });

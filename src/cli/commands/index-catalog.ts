@@ -1,6 +1,6 @@
-import { catalogFlags, openCatalogRouter } from "../../router/index.ts";
+import { openCatalogIndex } from "../../app/index.ts";
 import { parseCommand } from "../args.ts";
-import { catalogCommandOptions } from "../catalog-options.ts";
+import { catalogCommandOptions, catalogFlags, indexConfig } from "../catalog-options.ts";
 import { UsageError } from "../errors.ts";
 import type { Command } from "../main.ts";
 import { printJson, progressBar } from "../output.ts";
@@ -10,8 +10,10 @@ Usage:
   switchboard index [--catalog <file|dir>] [--data <dir>] [--embedder use-lite|transformers] [--model M] [--json]
 
 Builds the search index of a catalog in the data folder (default $SWITCHBOARD_DATA or .switchboard), or
-brings an existing one up to date, embedding only tools whose text changed. A damaged index file or one
-built by another embedder is rebuilt. --catalog defaults to the bundled catalog.
+brings an existing one up to date, embedding only tools whose text changed. It is the index \`serve\` and
+\`mcp\` use for the same catalog and data folder, over the same tools (the catalog plus tools put through
+the API). A damaged index file or one built by another embedder is rebuilt. --catalog defaults to the
+bundled catalog, whose shipped index gives a fresh data folder a head start.
 
 Examples:
   npx switchboard index
@@ -26,8 +28,7 @@ export const command: Command = {
     if (positionals.length > 0) throw new UsageError(`index takes no arguments (got "${positionals[0]}")`);
     const started = performance.now();
     const progress = progressBar("embedding", options.json);
-    const opened = await openCatalogRouter({
-      ...options,
+    const opened = await openCatalogIndex(indexConfig(options), {
       onProgress: (done, total) => progress.update(done, total),
     });
     progress.stop();
@@ -40,6 +41,7 @@ export const command: Command = {
       action: router.report.action,
       ...(router.report.reason ? { reason: router.report.reason } : {}),
       embedded: router.report.embedded,
+      seeded: opened.seeded,
       embedder: embedder.id,
       calibration: router.currentCalibration.source,
       ms: Math.round(performance.now() - started),

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { catalogFlags, openCatalogRouter, readQueryLines } from "../../router/index.ts";
+import { openCatalogIndex } from "../../app/index.ts";
+import { readQueryLines } from "../../router/index.ts";
 import { parseCommand } from "../args.ts";
-import { catalogCommandOptions } from "../catalog-options.ts";
+import { catalogCommandOptions, catalogFlags, indexConfig } from "../catalog-options.ts";
 import { UsageError } from "../errors.ts";
 import type { Command } from "../main.ts";
 import { printJson, progressBar } from "../output.ts";
@@ -47,7 +48,9 @@ export const command: Command = {
       throw new UsageError('give a query, e.g. switchboard route "convert 10 USD to EUR"');
     const lines = options.queries ? await readQueryLines(options.queries, false) : undefined;
     const progress = progressBar("indexing", options.json);
-    const opened = await openCatalogRouter({ ...options, onProgress: (d, t) => progress.update(d, t) });
+    const opened = await openCatalogIndex(indexConfig(options), {
+      onProgress: (d, t) => progress.update(d, t),
+    });
     progress.stop();
     try {
       const routeOptions = {
