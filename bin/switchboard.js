@@ -9,5 +9,9 @@ if (major < 24) {
   );
   process.exit(1);
 }
+// Node caches compiled (and type-stripped) modules in the system's temporary folder, which roughly halves
+// the time to load Switchboard on every start after the first.
+const { enableCompileCache } = await import("node:module");
+enableCompileCache?.();
 const { main } = await import("../src/cli/main.ts");
 process.exitCode = await main(process.argv.slice(2));

@@ -1,4 +1,5 @@
 import cliProgress from "cli-progress";
+import type { ReadyReport } from "../app/index.ts";
 
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value)}\n`);
@@ -31,4 +32,10 @@ export function progressBar(label: string, json: boolean): Progress {
       if (started) bar.stop();
     },
   };
+}
+
+/** "index loaded (473 vectors, 0 embedded now)", for the ready line. */
+export function describeIndex(index: ReadyReport["index"]): string {
+  const how = index.seeded ? `${index.action} from the shipped copy` : index.action;
+  return `index ${how} (${index.entries} vectors, ${index.embedded} embedded now)`;
 }

@@ -36,6 +36,8 @@ export const envSchema = z.object({
   SWITCHBOARD_LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
     .default("info"),
+  /** Readable lines on a terminal and JSON elsewhere, unless set. */
+  SWITCHBOARD_LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
   SWITCHBOARD_LLM_BASE_URL: z.url().optional(),
   SWITCHBOARD_LLM_MODEL: z.string().min(1).optional(),
   SWITCHBOARD_LLM_API_KEY: z.string().min(1).optional(),

@@ -1,14 +1,26 @@
-import pino, { type Logger } from "pino";
+import { createRequire } from "node:module";
+import pino, { type DestinationStream, type Logger } from "pino";
 
-/** Structured logs on stderr, so that stdout stays clean for --json output. Secrets are redacted. */
-export function createLogger(level: string = process.env.SWITCHBOARD_LOG_LEVEL ?? "info"): Logger {
-  return pino(
-    {
-      level,
-      redact: ["req.headers.authorization", "*.apiKey", "*.authorization", "apiKey"],
-    },
-    pino.destination(2),
-  );
+const REDACT = ["req.headers.authorization", "*.apiKey", "*.authorization", "apiKey"];
+
+/**
+ * Logs on stderr, so that stdout stays clean for --json output and the MCP protocol; secrets are redacted.
+ * A terminal gets one readable line per event (pino-pretty, synchronous, so nothing is lost on exit);
+ * anything else, such as a log collector, gets pino's JSON lines. SWITCHBOARD_LOG_FORMAT=json|pretty
+ * overrides the choice. The level may be given as a string or as the environment read by readEnv.
+ */
+export function createLogger(
+  level: string | { SWITCHBOARD_LOG_LEVEL?: string } = process.env.SWITCHBOARD_LOG_LEVEL ?? "info",
+): Logger {
+  const name = typeof level === "string" ? level : (level.SWITCHBOARD_LOG_LEVEL ?? "info");
+  const format = process.env.SWITCHBOARD_LOG_FORMAT ?? (process.stderr.isTTY ? "pretty" : "json");
+  return pino({ level: name, redact: REDACT }, format === "pretty" ? prettyStream() : pino.destination(2));
+}
+
+function prettyStream(): DestinationStream {
+  // Loaded only for a terminal: a service writing JSON never pays for it.
+  const pretty = createRequire(import.meta.url)("pino-pretty") as (options: object) => DestinationStream;
+  return pretty({ destination: 2, sync: true, ignore: "pid,hostname", translateTime: "SYS:HH:MM:ss.l" });
 }
 
 export type { Logger };

@@ -65,7 +65,11 @@ function callResult(call: unknown, isError: boolean): CallToolResult {
   return { ...answer, content: [...answer.content, ...images] };
 }
 
-export function createMcpServer(app: Switchboard, options: McpOptions): McpServer {
+/**
+ * `app` may still be opening (MCP over stdio answers `initialize` before the catalog is loaded): each tool
+ * call waits for it.
+ */
+export function createMcpServer(app: Switchboard | Promise<Switchboard>, options: McpOptions): McpServer {
   const server = new McpServer(
     { name: "switchboard", version: packageJson.version },
     {
@@ -85,7 +89,7 @@ export function createMcpServer(app: Switchboard, options: McpOptions): McpServe
       inputSchema: routeRequestSchema,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async (args) => result(await app.route(args)),
+    async (args) => result(await (await app).route(args)),
   );
 
   server.registerTool(
@@ -102,7 +106,7 @@ export function createMcpServer(app: Switchboard, options: McpOptions): McpServe
       annotations: { openWorldHint: true },
     },
     async ({ name, arguments: args }, extra) => {
-      const [call] = await app.execute([{ id: randomUUID(), name, arguments: args }], {
+      const [call] = await (await app).execute([{ id: randomUUID(), name, arguments: args }], {
         signal: extra.signal,
       });
       return callResult(call, call?.status !== "completed");
@@ -122,7 +126,7 @@ export function createMcpServer(app: Switchboard, options: McpOptions): McpServe
         annotations: { openWorldHint: false },
       },
       async (args) => {
-        const outcome = await app.synthesize(args);
+        const outcome = await (await app).synthesize(args);
         return result(outcome, !outcome.ok);
       },
     );

@@ -28,9 +28,11 @@ export const command: Command = {
     const { options } = parseCommand(argv, flags, optionsSchema);
     const env = readEnv();
     const logger = createLogger(env.SWITCHBOARD_LOG_LEVEL);
-    const app = await openSwitchboard(configFrom(env, options), { logger });
+    // The protocol is up before the catalog and index load, so a client's initialize is answered at once;
+    // tool calls wait for what they need (routing for the index, calls only for the catalog).
+    const opening = openSwitchboard(configFrom(env, options), { logger, index: false });
     // Over stdio the client is the local user who started the process: the maintainer.
-    const server = createMcpServer(app, { allowSynthesis: true });
+    const server = createMcpServer(opening, { allowSynthesis: true });
     const transport = new StdioServerTransport();
     const closed = new Promise<void>((resolve) => {
       transport.onclose = resolve;
@@ -39,10 +41,24 @@ export const command: Command = {
       process.once("SIGINT", resolve);
     });
     await server.connect(transport);
-    logger.info({ tools: app.listTools().length }, "MCP server ready on stdio");
+    let failure: Error | undefined;
+    const app = await opening.catch((error: Error) => {
+      failure = error;
+      return undefined;
+    });
+    const ready = await app?.ready().catch((error: Error) => {
+      failure = error;
+      return undefined;
+    });
+    if (ready) logger.info({ tools: ready.tools, index: ready.index }, "MCP server ready on stdio");
+    else {
+      await server.close();
+      await app?.close();
+      throw failure;
+    }
     await closed;
     await server.close();
-    await app.close();
+    await app?.close();
     return 0;
   },
 };

@@ -1,21 +1,24 @@
 import { isIP } from "node:net";
 import { z } from "zod";
-import { configFrom, openSwitchboard, type Switchboard } from "../../app/index.ts";
+import { configFrom, openSwitchboard, type ReadyReport, type Switchboard } from "../../app/index.ts";
 import { ConfigError, createLogger, readEnv } from "../../config/index.ts";
 import { createHttpServer, DRAIN_DEADLINE_MS } from "../../server/index.ts";
 import { parseCommand } from "../args.ts";
 import type { Command } from "../main.ts";
-import { progressBar } from "../output.ts";
+import { describeIndex, progressBar } from "../output.ts";
 
 const usage = `
 Usage:
   switchboard serve [--host HOST] [--port PORT] [--data DIR] [--catalog PATH]
 
-Starts the HTTP service (API under /v1, MCP at /mcp, /openapi.json, /healthz, /readyz, /metrics). It listens
-at once and prints "switchboard listening on http://HOST:PORT" on stdout; /readyz turns 200 when the index
-is loaded (built with a progress bar on first start, loaded warm afterwards). SIGTERM or SIGINT stop it
-gracefully: no new requests (503 shutting_down), in-flight calls drained for up to 10 s, then answered
-503 shutting_down; state persisted.
+Starts the HTTP service (API under /v1, MCP at /mcp, /openapi.json, /healthz, /readyz, /metrics). It binds
+the port first and prints "switchboard listening on http://HOST:PORT" on stdout (a busy port is one error,
+at once), then opens the index, the one \`switchboard index\`, \`route\` and \`calibrate\` use for the same
+catalog and data folder, and prints "ready on http://HOST:PORT (N tools, index …)"; /readyz turns 200 then.
+The bundled catalog starts from its shipped index; another catalog is embedded on first start, with a
+progress bar, and loaded warm afterwards. Logs go to stderr: readable lines on a terminal, JSON elsewhere
+(SWITCHBOARD_LOG_FORMAT=json|pretty). SIGTERM or SIGINT stop it gracefully: no new requests (503
+shutting_down), in-flight calls drained for up to 10 s, then answered 503 shutting_down; state persisted.
 
 Options:
   --host HOST      Interface to bind (SWITCHBOARD_HOST, default 127.0.0.1). Anything but loopback needs keys.
@@ -48,6 +51,22 @@ const optionsSchema = z.object({
   catalog: z.string().min(1).optional(),
 });
 
+/** A bind failure in one sentence naming the address and what to do. */
+function listenError(error: unknown, host: string, port: number): Error {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "EADDRINUSE")
+    return new ConfigError(
+      `port ${port} on ${host} is already in use: stop the other process or choose another with --port (0 picks a free one)`,
+    );
+  if (code === "EACCES")
+    return new ConfigError(
+      `not allowed to listen on port ${port} of ${host}: choose a port above 1023 with --port`,
+    );
+  if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND")
+    return new ConfigError(`cannot listen on ${host}: it is not an address of this machine (--host)`);
+  return error as Error;
+}
+
 function isLoopback(host: string): boolean {
   return host === "localhost" || host === "::1" || (isIP(host) === 4 && host.startsWith("127."));
 }
@@ -69,31 +88,49 @@ export const command: Command = {
         `refusing to serve on ${host} without API keys: set SWITCHBOARD_AGENT_KEYS and/or SWITCHBOARD_MAINTAINER_KEYS`,
       );
     const logger = createLogger(env.SWITCHBOARD_LOG_LEVEL);
-    const progress = progressBar("Indexing the catalog", false);
-    const opening = openSwitchboard(config, {
-      logger,
-      onProgress: (done, total) => progress.update(done, total),
-    }).finally(() => progress.stop());
+    // The port is bound before anything slow starts, so a busy port fails at once and the process ends.
+    const opened = Promise.withResolvers<Switchboard>();
+    opened.promise.catch(() => {});
     const server = await createHttpServer({
-      app: opening,
+      app: opened.promise,
       keys,
       rateLimit: env.SWITCHBOARD_RATE_LIMIT,
       ...(config.redis ? { redisUrl: config.redis } : {}),
       logger,
     });
-    const address = await server.listen({ host, port: options.port ?? env.SWITCHBOARD_PORT });
+    const port = options.port ?? env.SWITCHBOARD_PORT;
+    let address: string;
+    try {
+      address = await server.listen({ host, port });
+    } catch (error) {
+      await server.close();
+      throw listenError(error, host, port);
+    }
     process.stdout.write(`switchboard listening on ${address}\n`);
     if (keys.agent.length + keys.maintainer.length === 0)
       logger.warn("no API keys configured: every local caller has the maintainer role");
 
-    let app: Switchboard;
+    const progress = progressBar("Indexing the catalog", false);
+    let app: Switchboard | undefined;
+    let ready: ReadyReport;
     try {
-      app = await opening;
+      app = await openSwitchboard(config, {
+        logger,
+        index: false,
+        onProgress: (done, total) => progress.update(done, total),
+      });
+      ready = await app.ready();
+      opened.resolve(app);
     } catch (error) {
+      opened.reject(error);
       await server.close();
+      await app?.close().catch(() => {});
       throw error;
+    } finally {
+      progress.stop();
     }
-    logger.info({ tools: app.listTools().length }, "ready");
+    logger.info({ tools: ready.tools, index: ready.index }, "ready");
+    process.stdout.write(`ready on ${address} (${ready.tools} tools, ${describeIndex(ready.index)})\n`);
 
     const signal = await new Promise<NodeJS.Signals>((resolve) => {
       process.once("SIGTERM", resolve);
