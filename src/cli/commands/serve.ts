@@ -120,7 +120,6 @@ export const command: Command = {
         onProgress: (done, total) => progress.update(done, total),
       });
       ready = await app.ready();
-      opened.resolve(app);
     } catch (error) {
       opened.reject(error);
       await server.close();
@@ -131,6 +130,7 @@ export const command: Command = {
     }
     logger.info({ tools: ready.tools, index: ready.index }, "ready");
     process.stdout.write(`ready on ${address} (${ready.tools} tools, ${describeIndex(ready.index)})\n`);
+    opened.resolve(app);
 
     const signal = await new Promise<NodeJS.Signals>((resolve) => {
       process.once("SIGTERM", resolve);
