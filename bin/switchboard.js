@@ -13,5 +13,9 @@ if (major < 24) {
 // the time to load Switchboard on every start after the first.
 const { enableCompileCache } = await import("node:module");
 enableCompileCache?.();
-const { main } = await import("../src/cli/main.ts");
+// A checkout runs the TypeScript sources; the installed package, which ships no src/, runs the compiled
+// dist/ (Node does not strip types under node_modules).
+const { existsSync } = await import("node:fs");
+const source = new URL("../src/cli/main.ts", import.meta.url);
+const { main } = await import(existsSync(source) ? source.href : "../dist/cli/main.js");
 process.exitCode = await main(process.argv.slice(2));

@@ -1,4 +1,5 @@
-// `npm ci` / `npm install` (postinstall): rebuilds hnswlib-node's addon for this machine's CPU.
+// `npm ci` / `npm install` (prepare, which a checkout runs and an install of the package does not):
+// rebuilds hnswlib-node's addon for this machine's CPU.
 //
 // hnswlib chooses its distance code when it is compiled (SSE, AVX or AVX-512, by what the compiler may
 // use), and hnswlib-node's binding.gyp passes no -march, so its addon is built for the x86-64 baseline and

@@ -1,10 +1,10 @@
 // OpenTelemetry spans named per the GenAI semantic conventions. @opentelemetry/api is a no-op until an
 // SDK registers a tracer provider, so this costs nothing in a plain deployment.
 import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
-import packageJson from "../../package.json" with { type: "json" };
+import { VERSION } from "../config/index.ts";
 import type { CallResult } from "./types.ts";
 
-const tracer = trace.getTracer("switchboard", packageJson.version);
+const tracer = trace.getTracer("switchboard", VERSION);
 
 /**
  * One `execute_tool {name}` span per call. The dispatcher reports a call when it ends, so the span is

@@ -1,2 +1,3 @@
 export { BUNDLED_CATALOG, ConfigError, type Env, envSchema, isOwnSetting, readEnv } from "./env.ts";
 export { createLogger, type Logger } from "./logger.ts";
+export { VERSION } from "./version.ts";

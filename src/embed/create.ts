@@ -10,5 +10,7 @@ export async function createEmbedder(options: EmbedderOptions): Promise<Embedder
       `unknown embedder "${String(options.kind)}"; valid kinds: ${EMBEDDER_KINDS.join(", ")}`,
     );
   const spec: ModelSpec = { kind: options.kind, model: options.model };
-  return startEmbedder(new URL("./worker.ts", import.meta.url), spec, options.workers);
+  // Compiled into dist/ the worker is a .js file beside this one; in a checkout Node runs the .ts.
+  const worker = import.meta.url.endsWith(".ts") ? "./worker.ts" : "./worker.js";
+  return startEmbedder(new URL(worker, import.meta.url), spec, options.workers);
 }

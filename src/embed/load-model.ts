@@ -1,6 +1,5 @@
 import { EmbedError } from "./errors.ts";
 import type { ModelSpec } from "./protocol.ts";
-import { loadTransformers } from "./providers/transformers.ts";
 import { loadUseLite } from "./providers/use-lite.ts";
 import type { EmbeddingModel } from "./types.ts";
 
@@ -9,8 +8,28 @@ export async function loadModel(spec: ModelSpec): Promise<EmbeddingModel> {
     case "use-lite":
       return loadUseLite();
     case "transformers":
-      return loadTransformers(spec.model);
+      return (await transformersProvider()).loadTransformers(spec.model);
     default:
       throw new EmbedError(`unknown embedder "${String(spec.kind)}"`);
+  }
+}
+
+/**
+ * @huggingface/transformers is an optional peer dependency: it brings ONNX Runtime, whose install script
+ * downloads, so an install of Switchboard does not pull it in and only this embedder kind loads it.
+ */
+async function transformersProvider(): Promise<typeof import("./providers/transformers.ts")> {
+  try {
+    return await import("./providers/transformers.ts");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (
+      code === "ERR_MODULE_NOT_FOUND" &&
+      String((error as Error).message).includes("@huggingface/transformers")
+    )
+      throw new EmbedError(
+        'the "transformers" embedder needs the optional package @huggingface/transformers: npm install @huggingface/transformers',
+      );
+    throw error;
   }
 }

@@ -7,9 +7,8 @@ import { randomUUID } from "node:crypto";
 import rateLimit from "@fastify/rate-limit";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import Fastify, { type FastifyReply, LogController } from "fastify";
-import packageJson from "../../package.json" with { type: "json" };
 import type { Switchboard } from "../app/index.ts";
-import type { Logger } from "../config/index.ts";
+import { type Logger, VERSION } from "../config/index.ts";
 import { connectRedis, startRedis } from "../shared/index.ts";
 import { type Access, AuthError, Authenticator, type Caller, type Keys } from "./auth.ts";
 import { Drain } from "./drain.ts";
@@ -209,7 +208,7 @@ export async function createHttpServer(options: HttpServerOptions) {
     const ready = readyApp();
     return reply.type(ready.metrics.contentType).send(await ready.metrics.text());
   });
-  const document = openApiDocument(apiRoutes, packageJson.version);
+  const document = openApiDocument(apiRoutes, VERSION);
   server.get("/openapi.json", async () => document);
 
   for (const route of apiRoutes) {

@@ -6,8 +6,8 @@ import { randomUUID } from "node:crypto";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import packageJson from "../../package.json" with { type: "json" };
 import { routeRequestSchema, type Switchboard, synthesizeRequestSchema } from "../app/index.ts";
+import { VERSION } from "../config/index.ts";
 
 export interface McpOptions {
   /** Whether synthesize_tool is offered: only to maintainers over HTTP; always over stdio (local user). */
@@ -71,7 +71,7 @@ function callResult(call: unknown, isError: boolean): CallToolResult {
  */
 export function createMcpServer(app: Switchboard | Promise<Switchboard>, options: McpOptions): McpServer {
   const server = new McpServer(
-    { name: "switchboard", version: packageJson.version },
+    { name: "switchboard", version: VERSION },
     {
       instructions:
         "Call search_tools with what you want to do, pick a tool from its answer, then call_tool with that " +
