@@ -43,6 +43,21 @@ export {
   summarise,
   type Verdict,
 } from "./route-and-execute/evaluate.ts";
+export {
+  breakersResponseSchema,
+  callResultSchema,
+  deletedResponseSchema,
+  errorResponseSchema,
+  executeResponseSchema,
+  executionsResponseSchema,
+  feedbackResponseSchema,
+  inspectResponseSchema,
+  routeAndExecuteResponseSchema,
+  routeResponseSchema,
+  synthesisResponseSchema,
+  toolListResponseSchema,
+  toolResponseSchema,
+} from "./responses.ts";
 export { type OpenOptions, openSwitchboard } from "./switchboard.ts";
 export {
   AppError,

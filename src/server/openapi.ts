@@ -2,77 +2,107 @@
 // 2020-12, which OpenAPI 3.1 uses as is). Hand-built rather than @fastify/swagger because the bodies are
 // validated by zod, not by Fastify's own JSON Schema pipeline, which that plugin reads.
 import { z } from "zod";
+import { errorResponseSchema } from "../app/index.ts";
 import type { ApiRoute } from "./routes.ts";
 
-const errorSchema = {
-  type: "object",
-  properties: {
-    error: {
-      type: "object",
-      properties: {
-        code: { type: "string" },
-        message: { type: "string" },
-        issues: {
-          type: "array",
-          items: { type: "object", properties: { path: { type: "string" }, message: { type: "string" } } },
-        },
-      },
-      required: ["code", "message"],
-    },
-  },
-  required: ["error"],
-};
+/** Named schemas (zod meta ids) collected as OpenAPI components instead of per-operation $defs. */
+type Components = Record<string, unknown>;
+
+function jsonSchema(schema: z.ZodType, io: "input" | "output", components: Components): object {
+  const generated = JSON.stringify(z.toJSONSchema(schema, { io, unrepresentable: "any" }));
+  const {
+    $schema: _,
+    $defs,
+    ...rest
+  } = JSON.parse(generated.replaceAll('"#/$defs/', '"#/components/schemas/'));
+  Object.assign(components, $defs);
+  // A named schema at the root is a component too; the operation points at it.
+  const id = z.globalRegistry.get(schema)?.id;
+  if (!id) return rest;
+  if (!$defs?.[id]) components[id] = rest;
+  return { $ref: `#/components/schemas/${id}` };
+}
 
 const errorResponse = (description: string) => ({
   description,
   content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
 });
 
-const PUBLIC_PATHS = {
-  "/healthz": { get: { summary: "Liveness", security: [], responses: { 200: { description: "alive" } } } },
-  "/readyz": {
-    get: {
-      summary: "Ready once the index is loaded",
-      security: [],
-      responses: { 200: { description: "ready" }, 503: errorResponse("still loading the index") },
+function publicPaths(components: Components): Record<string, Record<string, unknown>> {
+  const status = (value: string) => ({
+    "application/json": { schema: jsonSchema(z.object({ status: z.literal(value) }), "output", components) },
+  });
+  return {
+    "/healthz": {
+      get: {
+        summary: "Liveness",
+        security: [],
+        responses: { 200: { description: "alive", content: status("ok") } },
+      },
     },
-  },
-  "/metrics": {
-    get: {
-      summary: "Prometheus metrics (any key, when keys are configured)",
-      responses: { 200: { description: "text format" }, 401: errorResponse("missing or unknown API key") },
+    "/readyz": {
+      get: {
+        summary: "Ready once the index is loaded",
+        security: [],
+        responses: {
+          200: { description: "ready", content: status("ready") },
+          503: errorResponse("still loading the index"),
+        },
+      },
     },
-  },
-  "/mcp": {
-    post: {
-      summary: "MCP Streamable HTTP endpoint (search_tools, call_tool, synthesize_tool)",
-      responses: { 200: { description: "JSON-RPC response" } },
+    "/metrics": {
+      get: {
+        summary: "Prometheus metrics (any key, when keys are configured)",
+        responses: { 200: { description: "text format" }, 401: errorResponse("missing or unknown API key") },
+      },
     },
-  },
-};
+    "/mcp": {
+      post: {
+        summary: "MCP Streamable HTTP endpoint (search_tools, call_tool, synthesize_tool)",
+        responses: { 200: { description: "JSON-RPC response" } },
+      },
+    },
+  };
+}
 
 export function openApiDocument(routes: ApiRoute[], version: string): object {
-  const paths: Record<string, Record<string, unknown>> = structuredClone(PUBLIC_PATHS);
-  const components: Record<string, unknown> = { Error: errorSchema };
+  const components: Components = {};
+  jsonSchema(errorResponseSchema, "output", components);
+  const paths = publicPaths(components);
   for (const route of routes) {
+    const responses: Record<number, unknown> = {
+      200: {
+        description: "OK",
+        content: { "application/json": { schema: jsonSchema(route.response, "output", components) } },
+      },
+      401: errorResponse("missing or unknown API key; the WWW-Authenticate header says which (RFC 6750)"),
+      403: errorResponse(
+        "the key's role may not do this, or (without keys) the Host or Origin is not loopback",
+      ),
+      429: errorResponse(
+        "rate limit of this key exceeded, or too many wrong keys from this address (Retry-After)",
+      ),
+      500: errorResponse("an unexpected failure; the request id is in the logs"),
+      503: errorResponse("still loading the index, shutting down, or failed to start"),
+    };
+    if (route.body) {
+      responses[400] = errorResponse(
+        "malformed JSON or a body that does not match the schema (issues name each field)",
+      );
+      responses[413] = errorResponse("body larger than the limit");
+      responses[415] = errorResponse("the body is not JSON");
+    }
+    for (const [status, error] of Object.entries(route.errors ?? {}))
+      responses[Number(status)] = error.schema
+        ? {
+            description: error.description,
+            content: { "application/json": { schema: jsonSchema(error.schema, "output", components) } },
+          }
+        : errorResponse(error.description);
     const operation: Record<string, unknown> = {
       summary: route.summary,
       description: `Role: ${route.access}.`,
-      responses: {
-        200: { description: "OK", content: { "application/json": { schema: {} } } },
-        400: errorResponse(
-          "malformed JSON or a body that does not match the schema (issues name each field)",
-        ),
-        401: errorResponse("missing or unknown API key; the WWW-Authenticate header says which (RFC 6750)"),
-        403: errorResponse(
-          "the key's role may not do this, or (without keys) the Host or Origin is not loopback",
-        ),
-        413: errorResponse("body larger than the limit"),
-        429: errorResponse(
-          "rate limit of this key exceeded, or too many wrong keys from this address (Retry-After)",
-        ),
-        503: errorResponse("still loading the index, or shutting down"),
-      },
+      responses,
     };
     const params = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
     if (params.length > 0)
@@ -82,19 +112,11 @@ export function openApiDocument(routes: ApiRoute[], version: string): object {
         required: true,
         schema: { type: "string" },
       }));
-    if (route.path.includes("{"))
-      (operation.responses as Record<string, unknown>)[404] = errorResponse("no such tool");
-    if (route.body) {
-      // Named schemas (zod meta ids) become OpenAPI components instead of per-operation $defs.
-      const generated = JSON.stringify(z.toJSONSchema(route.body, { io: "input", unrepresentable: "any" }));
-      const {
-        $schema: _,
-        $defs,
-        ...schema
-      } = JSON.parse(generated.replaceAll('"#/$defs/', '"#/components/schemas/'));
-      Object.assign(components, $defs);
-      operation.requestBody = { required: true, content: { "application/json": { schema } } };
-    }
+    if (route.body)
+      operation.requestBody = {
+        required: true,
+        content: { "application/json": { schema: jsonSchema(route.body, "input", components) } },
+      };
     const item = paths[route.path] ?? {};
     item[route.method.toLowerCase()] = operation;
     paths[route.path] = item;

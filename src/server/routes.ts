@@ -3,13 +3,24 @@
 import type { z } from "zod";
 import {
   AppError,
+  breakersResponseSchema,
+  deletedResponseSchema,
   executeRequestSchema,
+  executeResponseSchema,
+  executionsResponseSchema,
   feedbackRequestSchema,
+  feedbackResponseSchema,
   inspectRequestSchema,
+  inspectResponseSchema,
   routeAndExecuteRequestSchema,
+  routeAndExecuteResponseSchema,
   routeRequestSchema,
+  routeResponseSchema,
   type Switchboard,
+  synthesisResponseSchema,
   synthesizeRequestSchema,
+  toolListResponseSchema,
+  toolResponseSchema,
   toolSchema,
 } from "../app/index.ts";
 import type { Access, Caller } from "./auth.ts";
@@ -29,6 +40,13 @@ export interface ApiRoute<S extends z.ZodType = z.ZodType> {
   access: Access;
   summary: string;
   body?: S;
+  /** The success answer's schema, for the OpenAPI document. */
+  response: z.ZodType;
+  /**
+   * Error answers particular to this route (the common ones, such as 400, 401 and 503, are added to every
+   * route), each with its meaning and, when it is not the common error shape, its schema.
+   */
+  errors?: Record<number, { description: string; schema?: z.ZodType }>;
   /** The success status when it depends on the answer (default 200). */
   statusOf?(answer: unknown): number;
   handle(context: RouteContext<z.infer<S>>): Promise<unknown>;
@@ -48,6 +66,10 @@ export const apiRoutes: ApiRoute[] = [
   route({
     method: "POST",
     path: "/v1/route",
+    response: routeResponseSchema,
+    errors: {
+      422: { description: "the query cannot be routed (e.g. nothing left of it after normalising)" },
+    },
     access: "agent",
     summary: "Find the tools for a query, with definitions in the requested format and the context saved",
     body: routeRequestSchema,
@@ -56,6 +78,8 @@ export const apiRoutes: ApiRoute[] = [
   route({
     method: "POST",
     path: "/v1/execute",
+    response: executeResponseSchema,
+    errors: { 404: { description: "a call names a tool that does not exist (each is named)" } },
     access: "agent",
     summary: "Run tool calls through the dispatcher; results in call order",
     body: executeRequestSchema,
@@ -64,6 +88,8 @@ export const apiRoutes: ApiRoute[] = [
   route({
     method: "POST",
     path: "/v1/route-and-execute",
+    response: routeAndExecuteResponseSchema,
+    errors: { 503: { description: "the configured LLM could not be reached to write a missing tool" } },
     access: "agent",
     summary: "Route a query and run the best tool (or synthesize one); every step is returned",
     body: routeAndExecuteRequestSchema,
@@ -72,6 +98,8 @@ export const apiRoutes: ApiRoute[] = [
   route({
     method: "POST",
     path: "/v1/feedback",
+    response: feedbackResponseSchema,
+    errors: { 404: { description: "a pair names a tool that does not exist (each is named)" } },
     access: "agent",
     summary:
       "Confirm query → tool pairs (at most 100), so routing learns from use: a maintainer's pairs at once, an " +
@@ -82,6 +110,14 @@ export const apiRoutes: ApiRoute[] = [
   route({
     method: "POST",
     path: "/v1/tools/synthesize",
+    response: synthesisResponseSchema,
+    errors: {
+      422: {
+        description: "the tool failed a check: the stage and each problem",
+        schema: synthesisResponseSchema,
+      },
+      503: { description: "the configured LLM could not be reached" },
+    },
     access: "maintainer",
     summary: "Synthesize a tool (from code, or from the description when an LLM is configured)",
     body: synthesizeRequestSchema,
@@ -97,6 +133,7 @@ export const apiRoutes: ApiRoute[] = [
     access: "maintainer",
     summary: "Load a page statically and in the browser: static or dynamic, and selectors for its lists",
     body: inspectRequestSchema,
+    response: inspectResponseSchema,
     handle: ({ app, body }) => app.inspect(body),
   }),
   route({
@@ -104,6 +141,7 @@ export const apiRoutes: ApiRoute[] = [
     path: "/v1/tools",
     access: "agent",
     summary: "List the catalog's tools",
+    response: toolListResponseSchema,
     handle: async ({ app }) => ({
       tools: app.listTools().map((t) => ({
         name: t.name,
@@ -119,6 +157,8 @@ export const apiRoutes: ApiRoute[] = [
     path: "/v1/tools/{name}",
     access: "agent",
     summary: "One tool's full definition",
+    response: toolResponseSchema,
+    errors: { 404: { description: "no such tool" } },
     handle: async ({ app, params }) => toolNamed(app, params.name ?? ""),
   }),
   route({
@@ -126,6 +166,8 @@ export const apiRoutes: ApiRoute[] = [
     path: "/v1/tools/{name}",
     access: "maintainer",
     summary: "Add or replace a tool; the index is updated incrementally",
+    response: toolResponseSchema,
+    errors: { 422: { description: "the tool is invalid: every problem is listed in issues" } },
     body: toolSchema.partial({ name: true }),
     handle: async ({ app, body, params }) => {
       const name = params.name ?? "";
@@ -139,6 +181,8 @@ export const apiRoutes: ApiRoute[] = [
     path: "/v1/tools/{name}",
     access: "maintainer",
     summary: "Remove a tool; the index is updated incrementally",
+    response: deletedResponseSchema,
+    errors: { 404: { description: "no such tool" } },
     handle: async ({ app, params }) => {
       const name = params.name ?? "";
       toolNamed(app, name);
@@ -151,6 +195,7 @@ export const apiRoutes: ApiRoute[] = [
     path: "/v1/executions",
     access: "agent",
     summary: "Recent executions with their provenance",
+    response: executionsResponseSchema,
     handle: async ({ app }) => ({ executions: app.executions() }),
   }),
   route({
@@ -158,6 +203,7 @@ export const apiRoutes: ApiRoute[] = [
     path: "/v1/breakers",
     access: "agent",
     summary: "Circuit breaker state per tool provider",
+    response: breakersResponseSchema,
     handle: async ({ app }) => ({ breakers: app.breakers() }),
   }),
 ];

@@ -1,0 +1,231 @@
+// The answers of every Switchboard operation as zod schemas, beside the request schemas: the HTTP API's
+// OpenAPI document is generated from them, so generated clients get typed answers. The TypeScript types in
+// types.ts are checked against them at the bottom of this file, so the two cannot drift apart.
+import { z } from "zod";
+import { toolSchema } from "../catalog/index.ts";
+import { definitionFormatSchema } from "./requests.ts";
+import type { CallResult, RouteAndExecuteResponse, RouteResponse, Step, SynthesisResponse } from "./types.ts";
+
+const errorClassSchema = z.enum([
+  "connection",
+  "credentials",
+  "rate_limit",
+  "fatal",
+  "unknown",
+  "schema",
+  "timeout",
+  "cancelled",
+  "unknown_tool",
+  "queue_timeout",
+  "breaker_open",
+]);
+
+const issueSchema = z.object({ path: z.string(), message: z.string() });
+
+export const errorResponseSchema = z
+  .object({
+    error: z.object({
+      code: z
+        .string()
+        .meta({ description: "Stable machine-readable code, e.g. not_found, invalid, not_ready" }),
+      message: z.string().meta({ description: "One sentence naming the problem and its place" }),
+      issues: z.array(issueSchema).optional(),
+    }),
+  })
+  .meta({ id: "Error" });
+
+const whySchema = z.object({
+  dense: z.number(),
+  lexical: z.number(),
+  subword: z.number(),
+  fused: z.number(),
+  tier: z.union([z.literal(1), z.literal(2), z.literal("global")]),
+  category: z.string().optional(),
+});
+
+export const routeResponseSchema = z
+  .object({
+    query: z.string(),
+    matched: z.boolean().meta({ description: "Whether the best tool clears the threshold" }),
+    threshold: z.number(),
+    notices: z.array(z.string()),
+    format: definitionFormatSchema,
+    tools: z.array(
+      z.object({
+        name: z.string(),
+        score: z.number(),
+        why: whySchema,
+        definition: z.record(z.string(), z.unknown()).meta({ description: "In the requested format" }),
+      }),
+    ),
+    context: z.object({
+      returnedTokens: z.number(),
+      catalogTokens: z.number(),
+      savedTokens: z.number(),
+      savedRatio: z.number(),
+    }),
+  })
+  .meta({ id: "RouteResponse" });
+
+export const callResultSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    status: z.enum(["completed", "failed", "timeout", "cancelled"]),
+    output: z.unknown().optional(),
+    error: z
+      .object({ class: errorClassSchema, message: z.string(), issues: z.array(issueSchema).optional() })
+      .optional(),
+    provenance: z.object({
+      provider: z.string().optional(),
+      attempts: z.number(),
+      stale: z.boolean(),
+      ageMs: z.number().optional(),
+      breakers: z.record(z.string(), z.enum(["closed", "open", "half_open", "isolated"])),
+      warnings: z.array(z.string()).optional(),
+    }),
+    timing: z.object({ queuedMs: z.number(), runMs: z.number(), totalMs: z.number() }),
+  })
+  .meta({ id: "CallResult" });
+
+export const executeResponseSchema = z.object({ results: z.array(callResultSchema) });
+
+const synthesisIssueSchema = z.object({
+  message: z.string(),
+  line: z.number().optional(),
+  column: z.number().optional(),
+  path: z.string().optional(),
+});
+const synthesisStageSchema = z.enum(["definition", "static", "compile", "runtime", "output"]);
+const registeredToolSchema = z.looseObject({ name: z.string() }).meta({ description: "A catalog tool" });
+
+const stepSchema = z.union([
+  z.object({
+    step: z.literal("route"),
+    matched: z.boolean(),
+    threshold: z.number(),
+    candidates: z.array(z.object({ name: z.string(), score: z.number() })),
+  }),
+  z.object({
+    step: z.literal("validate"),
+    tool: z.string(),
+    ok: z.boolean(),
+    issues: z.array(issueSchema).optional(),
+    inputSchema: z.unknown().optional(),
+  }),
+  z.object({ step: z.literal("execute"), result: callResultSchema }),
+  z.object({ step: z.literal("synthesize"), ok: z.literal(true), tool: z.string(), rounds: z.number() }),
+  z.object({
+    step: z.literal("synthesize"),
+    ok: z.literal(false),
+    stage: synthesisStageSchema,
+    errors: z.array(synthesisIssueSchema),
+  }),
+  z.object({ step: z.literal("register"), tool: z.string(), version: z.number() }),
+]);
+
+export const routeAndExecuteResponseSchema = z.object({
+  status: z.enum(["completed", "failed", "invalid_arguments", "no_match", "synthesis_failed"]),
+  tool: z.string().optional(),
+  result: callResultSchema.optional(),
+  steps: z.array(stepSchema),
+});
+
+export const synthesisResponseSchema = z.union([
+  z.object({
+    ok: z.literal(true),
+    tool: registeredToolSchema,
+    tests: z.array(
+      z.object({
+        arguments: z.record(z.string(), z.unknown()),
+        output: z.unknown(),
+        console: z.array(z.object({ level: z.enum(["log", "info", "warn", "error"]), message: z.string() })),
+      }),
+    ),
+  }),
+  z.object({
+    ok: z.literal(false),
+    stage: synthesisStageSchema,
+    kind: z.string(),
+    errors: z.array(synthesisIssueSchema),
+  }),
+]);
+
+export const feedbackResponseSchema = z.object({
+  recorded: z.number().int().meta({ description: "Pairs taken in: learned now or counted as a vote" }),
+  learned: z.number().int().meta({ description: "Pairs that teach the router from now on" }),
+  pending: z.number().int().meta({ description: "Pairs waiting for more distinct agent keys" }),
+  ignored: z.number().int().meta({ description: "An agent key's pairs for a possibly destructive tool" }),
+});
+
+export const toolListResponseSchema = z.object({
+  tools: z.array(
+    z.object({
+      name: z.string(),
+      title: z.string().optional(),
+      description: z.string(),
+      category: z.string().optional(),
+      version: z.number().optional(),
+    }),
+  ),
+});
+
+/**
+ * A full tool definition as stored: the catalog's own schema as output (defaults filled in), named apart
+ * from the "Tool" a PUT body is, whose defaulted fields are optional.
+ */
+export const toolResponseSchema = toolSchema.meta({ id: "StoredTool" });
+
+export const deletedResponseSchema = z.object({ deleted: z.string() });
+
+export const executionsResponseSchema = z.object({
+  executions: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      status: z.enum(["in_progress", "completed", "failed", "timeout", "cancelled"]),
+      startedAt: z.number(),
+      finishedAt: z.number().optional(),
+      timing: z.object({ queuedMs: z.number(), runMs: z.number(), totalMs: z.number() }).optional(),
+      provider: z.string().optional(),
+      attempts: z.number().optional(),
+      errorClass: errorClassSchema.optional(),
+    }),
+  ),
+});
+
+export const breakersResponseSchema = z.object({
+  breakers: z.array(
+    z.object({
+      tool: z.string(),
+      provider: z.string(),
+      state: z.enum(["closed", "open", "half_open", "isolated"]),
+    }),
+  ),
+});
+
+export const inspectResponseSchema = z.object({
+  url: z.string(),
+  status: z.number().nullable(),
+  title: z.string(),
+  verdict: z.enum(["static", "dynamic"]),
+  reasons: z.array(z.string()),
+  static: z.object({ textLength: z.number() }),
+  rendered: z.object({ textLength: z.number() }),
+  frameworks: z.array(z.string()),
+  candidates: z.array(z.looseObject({})).meta({ description: "Repeated elements and their selectors" }),
+  blocked: z.array(z.looseObject({})).meta({ description: "Requests the egress rules refused" }),
+});
+
+// Compile-time agreement of the hand-written answer types with these schemas: each line fails to type-check
+// when a type gains a field its schema lacks, or the reverse.
+type Agrees<Schema, Type> = [Type] extends [Schema] ? ([Schema] extends [Type] ? true : false) : false;
+true satisfies Agrees<z.infer<typeof callResultSchema>, CallResult>;
+true satisfies Agrees<z.infer<typeof stepSchema>["step"], Step["step"]>;
+true satisfies Agrees<
+  z.infer<typeof routeAndExecuteResponseSchema>["status"],
+  RouteAndExecuteResponse["status"]
+>;
+true satisfies Agrees<keyof z.infer<typeof routeResponseSchema>, keyof RouteResponse>;
+true satisfies Agrees<z.infer<typeof synthesisResponseSchema>["ok"], SynthesisResponse["ok"]>;
+true satisfies Agrees<z.infer<typeof feedbackResponseSchema>, FeedbackOutcome>;
