@@ -217,9 +217,20 @@ function operationTool(
   method: Method,
   path: string,
   doc: DocumentContext,
-): Tool {
+): Tool | undefined {
   const { base, components, warnings } = doc;
   const name = toolName(operation, method.toLowerCase(), path);
+  const requestBody = operation.requestBody as OpenAPIV3.RequestBodyObject | undefined;
+  const media = requestBody && jsonMediaType(requestBody.content);
+  if (requestBody && !media) {
+    // A tool that cannot send its body (a form, an upload) would be routed to and then fail or do the
+    // wrong thing, so it is not imported at all.
+    const types = Object.keys(requestBody.content).join(", ");
+    warnings.push(
+      `${name}: left out: its request body (${types}) is not JSON, and http bindings send only JSON bodies`,
+    );
+    return undefined;
+  }
   // Operation parameters override path-level ones with the same name and location.
   const parameters = new Map<string, OpenAPIV3.ParameterObject>();
   for (const p of [...pathParameters, ...((operation.parameters ?? []) as OpenAPIV3.ParameterObject[])]) {
@@ -250,21 +261,12 @@ function operationTool(
   if (Object.keys(query).length > 0) binding.query = query;
   if (Object.keys(headers).length > 0) binding.headers = headers;
 
-  const requestBody = operation.requestBody as OpenAPIV3.RequestBodyObject | undefined;
-  if (requestBody) {
-    const media = jsonMediaType(requestBody.content);
-    if (!media) {
-      const types = Object.keys(requestBody.content).join(", ");
-      warnings.push(
-        `${name}: request body (${types}) is not JSON; http bindings send JSON, so it was left out`,
-      );
-    } else {
-      const argument = "body" in properties ? "requestBody" : "body";
-      properties[argument] = media.schema ? converter.schema(media.schema) : {};
-      if (requestBody.description) properties[argument].description ??= requestBody.description;
-      if (requestBody.required) required.push(argument);
-      binding.body = argument;
-    }
+  if (requestBody && media) {
+    const argument = "body" in properties ? "requestBody" : "body";
+    properties[argument] = media.schema ? converter.schema(media.schema) : {};
+    if (requestBody.description) properties[argument].description ??= requestBody.description;
+    if (requestBody.required) required.push(argument);
+    binding.body = argument;
   }
 
   const tool: Tool = {
@@ -333,6 +335,7 @@ export async function importOpenApi(spec: string): Promise<OpenApiImport> {
         path,
         doc,
       );
+      if (!tool) continue;
       const wanted = tool.name;
       for (let n = 2; names.has(tool.name); n++) tool.name = `${wanted.slice(0, 60)}_${n}`;
       names.add(tool.name);

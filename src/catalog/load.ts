@@ -96,29 +96,37 @@ async function sandboxFile(
     : { error: `sandbox file ${declared} is outside the catalog folder; keep tool code inside it` };
 }
 
-async function checkTool(folder: string, file: string, tool: Tool): Promise<CatalogProblem[]> {
+/** Checks that need no valid tool: run on every entry, so one mistake never hides another. */
+function checkShape(file: string, name: string, entry: Record<string, unknown>): CatalogProblem[] {
   const problems: CatalogProblem[] = [];
-  const reserved = reservedNameIssue(tool.name);
-  if (reserved) problems.push({ severity: "error", file, tool: tool.name, ...reserved });
-  else if (!TOOL_NAME_PATTERN.test(tool.name)) {
-    problems.push({ severity: "warning", file, tool: tool.name, path: "name", message: TOOL_NAME_ADVICE });
+  if (typeof entry.name === "string" && entry.name) {
+    const reserved = reservedNameIssue(entry.name);
+    if (reserved) problems.push({ severity: "error", file, tool: name, ...reserved });
+    else if (!TOOL_NAME_PATTERN.test(entry.name))
+      problems.push({ severity: "warning", file, tool: name, path: "name", message: TOOL_NAME_ADVICE });
   }
   for (const field of ["inputSchema", "outputSchema"] as const) {
-    const schema = tool[field];
-    if (!schema) continue;
+    const schema = entry[field];
+    if (!schema || typeof schema !== "object" || Array.isArray(schema)) continue;
     for (const issue of checkJsonSchema(schema)) {
       problems.push({
         severity: "error",
         file,
-        tool: tool.name,
+        tool: name,
         path: issue.path ? `${field}.${issue.path}` : field,
         message: `invalid JSON Schema: ${issue.message}`,
       });
     }
     // RE2 runs these in linear time; the warning is for a catalog that is also used elsewhere.
     for (const issue of unsafePatternIssues(schema, field))
-      problems.push({ severity: "warning", file, tool: tool.name, ...issue });
+      problems.push({ severity: "warning", file, tool: name, ...issue });
   }
+  return problems;
+}
+
+/** Checks of a tool that passed its schema: the sandbox files it names exist inside the catalog folder. */
+async function checkTool(folder: string, file: string, tool: Tool): Promise<CatalogProblem[]> {
+  const problems: CatalogProblem[] = [];
   const bindings = [tool.binding, ...(tool.policy?.fallback ?? [])];
   for (const [i, binding] of bindings.entries()) {
     if (binding?.type !== "sandbox" || binding.file === undefined) continue;
@@ -134,20 +142,23 @@ function parseEntry(
   file: string,
   entry: unknown,
   index: number,
-): { tool?: Tool; problems: CatalogProblem[] } {
-  const result = toolSchema.safeParse(entry);
-  if (result.success) return { tool: result.data, problems: [] };
+): { tool?: Tool; label: string; problems: CatalogProblem[] } {
   const rawName = (entry as { name?: unknown } | null)?.name;
   const label = typeof rawName === "string" && rawName ? rawName : `#${index}`;
-  return {
-    problems: (result.error as z.ZodError).issues.map((issue) => ({
-      severity: "error" as const,
-      file,
-      tool: label,
-      path: zodPath(issue.path),
-      message: issue.message,
-    })),
-  };
+  const shape =
+    entry && typeof entry === "object" && !Array.isArray(entry)
+      ? checkShape(file, label, entry as Record<string, unknown>)
+      : [];
+  const result = toolSchema.safeParse(entry);
+  if (result.success) return { tool: result.data, label, problems: shape };
+  const issues = (result.error as z.ZodError).issues.map((issue) => ({
+    severity: "error" as const,
+    file,
+    tool: label,
+    path: zodPath(issue.path),
+    message: issue.message,
+  }));
+  return { label, problems: [...issues, ...shape] };
 }
 
 /** Reads and checks a catalog; never throws for content problems, only reports them. */
@@ -175,21 +186,20 @@ export async function readCatalog(path: string): Promise<CatalogReport> {
       continue;
     }
     for (const [index, entry] of entries.entries()) {
-      const { tool, problems } = parseEntry(file, entry, index);
+      const { tool, label, problems } = parseEntry(file, entry, index);
       report.problems.push(...problems);
-      if (!tool) continue;
-      const earlier = firstSeen.get(tool.name);
-      if (earlier) {
+      // Every entry with a name takes part in the duplicate check, valid or not.
+      const earlier = label.startsWith("#") ? undefined : firstSeen.get(label);
+      if (earlier)
         report.problems.push({
           severity: "error",
           file,
-          tool: tool.name,
+          tool: label,
           path: "name",
           message: `duplicate tool name (first defined in ${earlier})`,
         });
-        continue;
-      }
-      firstSeen.set(tool.name, file);
+      else if (!label.startsWith("#")) firstSeen.set(label, file);
+      if (!tool || earlier || problems.some(isError)) continue;
       const toolProblems = await checkTool(folder, file, tool);
       report.problems.push(...toolProblems);
       if (!toolProblems.some(isError)) report.tools.push(tool);

@@ -72,3 +72,24 @@ test("the MetaTool development catalog validates without errors", async () => {
   assert.equal(code, 0);
   assert.equal(report.tools, 199);
 });
+
+test("one tool's mistakes do not hide each other: empty description, bad schema type and duplicate name", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "sb-catalog-"));
+  const good = { name: "lookup", description: "Look a word up", inputSchema: { type: "object" } };
+  await writeFile(
+    join(dir, "tools.json"),
+    JSON.stringify([
+      good,
+      {
+        name: "lookup",
+        description: "",
+        inputSchema: { type: "object", properties: { q: { type: "strng" } } },
+      },
+    ]),
+  );
+  const { code, report } = await validate(dir);
+  assert.equal(code, 1);
+  const found = report.problems.map((p: { tool: string; path: string }) => `${p.tool}|${p.path}`).sort();
+  assert.deepEqual(found, ["lookup|description", "lookup|inputSchema.properties.q.type", "lookup|name"]);
+  assert.equal(report.tools, 1);
+});
