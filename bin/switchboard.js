@@ -18,4 +18,9 @@ enableCompileCache?.();
 const { existsSync } = await import("node:fs");
 const source = new URL("../src/cli/main.ts", import.meta.url);
 const { main } = await import(existsSync(source) ? source.href : "../dist/cli/main.js");
+// Output piped into a reader that stops early (| head) ends the command quietly, as other CLIs do.
+process.stdout.on("error", (error) => {
+  if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  throw error;
+});
 process.exitCode = await main(process.argv.slice(2));

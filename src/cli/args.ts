@@ -34,11 +34,19 @@ export function parseCommand<S extends z.ZodType>(
   const parsed = schema.safeParse(values);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const flag =
-      issue?.path[0] === undefined
-        ? ""
-        : `--${String(issue.path[0]).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: `;
-    throw new UsageError(`${flag}${issue?.message ?? "invalid options"}`);
+    const key = issue?.path[0];
+    if (key === undefined) throw new UsageError(issue?.message ?? "invalid options");
+    const flag = `--${String(key).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+    const given = values[String(key)];
+    // zod's own words for a coerced number ("expected number, received NaN") say nothing about the flag's
+    // form: name what was given and what is expected instead.
+    const message =
+      issue?.code === "invalid_type" && issue.expected === "number"
+        ? `expected a number, e.g. ${flag} 5, but got ${JSON.stringify(given)}`
+        : given === undefined
+          ? issue?.message
+          : `${issue?.message} (got ${JSON.stringify(given)})`;
+    throw new UsageError(`${flag}: ${message}`);
   }
   return { options: parsed.data, positionals, rest };
 }

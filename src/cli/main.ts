@@ -34,6 +34,20 @@ async function help(): Promise<string> {
   return lines.join("\n");
 }
 
+/**
+ * The code of a --json error, in the HTTP API's `{ error: { code, message } }` shape: the caller's mistake
+ * (usage, configuration, an invalid catalog or input) apart from a failure of the work itself.
+ */
+function errorCode(error: unknown): string {
+  const name = (error as Error | undefined)?.name;
+  if (name === "UsageError") return "usage";
+  if (name === "ConfigError") return "config";
+  if (name === "CatalogError" || name === "ToolValidationError") return "invalid_catalog";
+  if (name === "AppError") return String((error as { code: unknown }).code);
+  if (name === "RouterError") return "invalid";
+  return "failed";
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
@@ -59,7 +73,9 @@ export async function main(argv: string[]): Promise<number> {
     const debug = process.env.SWITCHBOARD_LOG_LEVEL === "debug";
     const message = (debug ? (error as Error)?.stack : (error as Error)?.message) ?? String(error);
     if (json)
-      process.stdout.write(`${JSON.stringify({ error: (error as Error)?.message ?? String(error) })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ error: { code: errorCode(error), message: (error as Error)?.message ?? String(error) } })}\n`,
+      );
     process.stderr.write(`switchboard ${name}: ${message}\n`);
     if (code === 2) process.stderr.write(`Run "switchboard ${name} --help" for usage.\n`);
     return code;

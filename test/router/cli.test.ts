@@ -142,7 +142,8 @@ test("eval --examples learns in its own index, leaving the catalog's alone", asy
 test("bad input: empty query, unknown embedder, empty catalog", async () => {
   const empty = await run(["route", "--catalog", catalog, "--data", data, "--json", "   "]);
   assert.equal(empty.code, 1);
-  assert.match(JSON.parse(empty.stdout).error, /query is empty/);
+  assert.deepEqual(Object.keys(JSON.parse(empty.stdout).error), ["code", "message"]);
+  assert.match(JSON.parse(empty.stdout).error.message, /query is empty/);
   const embedder = await run(["index", "--catalog", catalog, "--data", data, "--embedder", "word2vec"]);
   assert.equal(embedder.code, 2);
   assert.match(embedder.stderr, /--embedder: unknown embedder/);

@@ -46,7 +46,12 @@ const flags = {
 } as const;
 const optionsSchema = z.object({
   host: z.string().min(1).optional(),
-  port: z.coerce.number().int().min(0).max(65535).optional(),
+  port: z.coerce
+    .number()
+    .int()
+    .min(0, "must be a port number from 0 to 65535")
+    .max(65535, "must be a port number from 0 to 65535")
+    .optional(),
   data: z.string().min(1).optional(),
   catalog: z.string().min(1).optional(),
 });
