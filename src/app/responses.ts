@@ -3,6 +3,7 @@
 // types.ts are checked against them at the bottom of this file, so the two cannot drift apart.
 import { z } from "zod";
 import { toolSchema } from "../catalog/index.ts";
+import type { FeedbackOutcome } from "./feedback-gate.ts";
 import { definitionFormatSchema } from "./requests.ts";
 import type { CallResult, RouteAndExecuteResponse, RouteResponse, Step, SynthesisResponse } from "./types.ts";
 
@@ -18,6 +19,7 @@ const errorClassSchema = z.enum([
   "unknown_tool",
   "queue_timeout",
   "breaker_open",
+  "sandbox_crashed",
 ]);
 
 const issueSchema = z.object({ path: z.string(), message: z.string() });
