@@ -36,14 +36,6 @@ export {
   toolSchema,
 } from "./requests.ts";
 export {
-  judge,
-  type LabelledRequest,
-  labelledRequestSchema,
-  readLabelledRequests,
-  summarise,
-  type Verdict,
-} from "./route-and-execute/evaluate.ts";
-export {
   breakersResponseSchema,
   callResultSchema,
   deletedResponseSchema,
@@ -58,6 +50,14 @@ export {
   toolListResponseSchema,
   toolResponseSchema,
 } from "./responses.ts";
+export {
+  judge,
+  type LabelledRequest,
+  labelledRequestSchema,
+  readLabelledRequests,
+  summarise,
+  type Verdict,
+} from "./route-and-execute/evaluate.ts";
 export { type OpenOptions, openSwitchboard } from "./switchboard.ts";
 export {
   AppError,

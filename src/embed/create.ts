@@ -1,3 +1,4 @@
+import { moduleFile } from "../config/index.ts";
 import { startEmbedder } from "./embedder.ts";
 import { EmbedError } from "./errors.ts";
 import type { ModelSpec } from "./protocol.ts";
@@ -10,7 +11,5 @@ export async function createEmbedder(options: EmbedderOptions): Promise<Embedder
       `unknown embedder "${String(options.kind)}"; valid kinds: ${EMBEDDER_KINDS.join(", ")}`,
     );
   const spec: ModelSpec = { kind: options.kind, model: options.model };
-  // Compiled into dist/ the worker is a .js file beside this one; in a checkout Node runs the .ts.
-  const worker = import.meta.url.endsWith(".ts") ? "./worker.ts" : "./worker.js";
-  return startEmbedder(new URL(worker, import.meta.url), spec, options.workers);
+  return startEmbedder(moduleFile("./worker.ts", import.meta.url), spec, options.workers);
 }

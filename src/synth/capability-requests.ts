@@ -2,8 +2,10 @@
 // (capability, JSON text); the grant comes from the call's own record, never from the host, and the
 // request is checked and performed by the functions in capabilities.ts. A capability is one entry of
 // `performers` plus its ctx method in sandbox/prelude.js.
+
 import { Worker } from "node:worker_threads";
 import type { Capabilities } from "../catalog/index.ts";
+import { moduleFile } from "../config/index.ts";
 import type { EgressPolicy } from "../egress/index.ts";
 import { proxiedFetch } from "./capabilities.ts";
 
@@ -55,7 +57,7 @@ class HtmlWorker {
 
   private start(): Worker {
     if (this.worker !== undefined) return this.worker;
-    const worker = new Worker(new URL("./html-thread.ts", import.meta.url));
+    const worker = new Worker(moduleFile("./html-thread.ts", import.meta.url));
     worker.unref();
     worker.on("message", ({ id, ok, payload }: { id: number; ok: boolean; payload: string }) => {
       const waiting = this.waiting.get(id);

@@ -1,6 +1,7 @@
 // Starts sandbox host processes without blocking the main event loop: a worker thread spawns them
 // (spawner-thread.ts), and each host connects back to a Unix socket of this process in a private
 // directory, proving who it is with a one-time token it was given in its environment.
+
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
@@ -8,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { z } from "zod";
+import { moduleFile } from "../config/index.ts";
 import { type Channel, openChannel } from "./host/channel.ts";
 import type { SpawnerEvent, SpawnerRequest } from "./spawner-thread.ts";
 
@@ -66,7 +68,7 @@ export class HostLauncher {
       this.server.listen(this.socketPath, () => resolve());
     });
     this.listening.catch(() => {});
-    this.worker = new Worker(new URL("./spawner-thread.ts", import.meta.url));
+    this.worker = new Worker(moduleFile("./spawner-thread.ts", import.meta.url));
     this.worker.unref();
     this.worker.on("message", (event: SpawnerEvent) => this.event(event));
   }

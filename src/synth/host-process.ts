@@ -8,12 +8,13 @@ import { setPriority } from "node:os";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Capabilities } from "../catalog/index.ts";
+import { moduleFile } from "../config/index.ts";
 import type { CapabilityRequests } from "./capability-requests.ts";
 import type { Channel } from "./host/channel.ts";
 import type { HostLauncher, Launch } from "./host-launcher.ts";
 import { type HostConfig, type HostMessage, hostMessageSchema, type ParentMessage } from "./protocol.ts";
 
-const HOST_ENTRY = fileURLToPath(new URL("./host/main.ts", import.meta.url));
+const HOST_ENTRY = fileURLToPath(moduleFile("./host/main.ts", import.meta.url));
 /** How long a run may take to stop after being asked before its whole host is killed. */
 export const STOP_GRACE_MS = 250;
 /** A host not ready this long after its launch is killed (and counts as a failed start). */
