@@ -101,35 +101,25 @@ const synthesisIssueSchema = z.object({
 const synthesisStageSchema = z.enum(["definition", "static", "compile", "runtime", "output"]);
 const registeredToolSchema = z.looseObject({ name: z.string() }).meta({ description: "A catalog tool" });
 
-const stepSchema = z.union([
-  z.object({
-    step: z.literal("route"),
-    matched: z.boolean(),
-    threshold: z.number(),
-    candidates: z.array(z.object({ name: z.string(), score: z.number() })),
-  }),
-  z.object({
-    step: z.literal("validate"),
-    tool: z.string(),
-    ok: z.boolean(),
-    issues: z.array(issueSchema).optional(),
-    inputSchema: z.unknown().optional(),
-  }),
-  z.object({ step: z.literal("execute"), result: callResultSchema }),
-  z.object({ step: z.literal("synthesize"), ok: z.literal(true), tool: z.string(), rounds: z.number() }),
-  z.object({
-    step: z.literal("synthesize"),
-    ok: z.literal(false),
-    stage: synthesisStageSchema,
-    errors: z.array(synthesisIssueSchema),
-  }),
-  z.object({ step: z.literal("register"), tool: z.string(), version: z.number() }),
-]);
+// One step of a route-and-execute answer: the kinds are fixed, their fields documented loosely (the route
+// step's candidates, the arguments filled, the validation issues, the execution's call result).
+const stepSchema = z.looseObject({
+  step: z.enum(["route", "arguments", "split", "validate", "execute", "synthesize", "register"]),
+  tool: z.string().optional(),
+  ok: z.boolean().optional(),
+  result: callResultSchema.optional(),
+});
 
-export const routeAndExecuteResponseSchema = z.object({
-  status: z.enum(["completed", "failed", "invalid_arguments", "no_match", "synthesis_failed"]),
+export const routeAndExecuteResponseSchema = z.looseObject({
+  status: z.enum(["completed", "failed", "invalid_arguments", "needs_input", "no_match", "synthesis_failed"]),
   tool: z.string().optional(),
   result: callResultSchema.optional(),
+  question: z
+    .string()
+    .optional()
+    .meta({ description: "What to ask the user when the status is needs_input" }),
+  intent: z.string().optional(),
+  intents: z.array(z.looseObject({ status: z.string() })).optional(),
   steps: z.array(stepSchema),
 });
 
