@@ -1,6 +1,6 @@
 // Bindings → providers: what actually runs a tool. The dispatcher asks for a tool's providers (its binding,
 // then its fallback chain) and tries them in order.
-import type { Binding, SchemaIssue, Tool } from "../catalog/index.ts";
+import { applyMapping, type Binding, type SchemaIssue, type Tool } from "../catalog/index.ts";
 import type { Provider } from "../dispatch/index.ts";
 import type { EgressPolicy } from "../egress/index.ts";
 import type { Sandbox } from "../synth/index.ts";
@@ -22,7 +22,7 @@ export interface ProviderDeps {
   grants?: Grants;
 }
 
-export function createProvider(binding: Binding, tool: Tool, deps: ProviderDeps): Provider {
+function bindingProvider(binding: Binding, tool: Tool, deps: ProviderDeps): Provider {
   const { egress, grants } = deps;
   switch (binding.type) {
     case "sandbox":
@@ -32,6 +32,13 @@ export function createProvider(binding: Binding, tool: Tool, deps: ProviderDeps)
     case "mcp":
       return mcpProvider(binding, tool, { egress, grants });
   }
+}
+
+export function createProvider(binding: Binding, tool: Tool, deps: ProviderDeps): Provider {
+  const provider = bindingProvider(binding, tool, deps);
+  const map = binding.map;
+  if (map !== undefined) provider.mapOutput = (output, args) => applyMapping(map, output, args);
+  return provider;
 }
 
 /** Arguments the tool's http binding cannot send (a URL path parameter of "..", "." or ""). */

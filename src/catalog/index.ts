@@ -16,6 +16,9 @@ export {
   validateAgainstSchema,
 } from "./json-schema.ts";
 export { type CatalogReport, isError, loadCatalog, readCatalog } from "./load.ts";
+export { applyMapping, MappingError } from "./mapping.ts";
+export { mappingIssues } from "./mapping-check.ts";
+export type { FieldMap, OutputMap } from "./mapping-schema.ts";
 export { CatalogError, type CatalogProblem, formatProblem } from "./problem.ts";
 export {
   OVERLAY_KEY,

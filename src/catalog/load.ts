@@ -5,6 +5,7 @@ import { parse as parseYaml, YAMLParseError } from "yaml";
 import type { z } from "zod";
 import { reservedNameIssue } from "./admission.ts";
 import { checkJsonSchema } from "./json-schema.ts";
+import { mappingIssues } from "./mapping-check.ts";
 import { CatalogError, type CatalogProblem } from "./problem.ts";
 import { unsafePatternIssues } from "./regex.ts";
 import { TOOL_NAME_ADVICE, TOOL_NAME_PATTERN, type Tool, toolSchema } from "./schema.ts";
@@ -124,9 +125,14 @@ function checkShape(file: string, name: string, entry: Record<string, unknown>):
   return problems;
 }
 
-/** Checks of a tool that passed its schema: the sandbox files it names exist inside the catalog folder. */
+/**
+ * Checks of a tool that passed its schema: its mappings fit its outputSchema, and the sandbox files it names
+ * exist inside the catalog folder.
+ */
 async function checkTool(folder: string, file: string, tool: Tool): Promise<CatalogProblem[]> {
   const problems: CatalogProblem[] = [];
+  for (const issue of mappingIssues(tool))
+    problems.push({ severity: "error", file, tool: tool.name, path: issue.path, message: issue.message });
   const bindings = [tool.binding, ...(tool.policy?.fallback ?? [])];
   for (const [i, binding] of bindings.entries()) {
     if (binding?.type !== "sandbox" || binding.file === undefined) continue;

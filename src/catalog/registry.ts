@@ -8,6 +8,7 @@ import type { DataStore } from "../store/index.ts";
 import { type AdmissionRules, admissionIssues } from "./admission.ts";
 import { checkJsonSchema, type SchemaIssue } from "./json-schema.ts";
 import { loadCatalog } from "./load.ts";
+import { mappingIssues } from "./mapping-check.ts";
 import { type Tool, toolSchema } from "./schema.ts";
 
 export const OVERLAY_KEY = "catalog/overlay.json";
@@ -84,6 +85,7 @@ function validateTool(candidate: unknown, rules: AdmissionRules): Tool {
       });
     }
   }
+  issues.push(...mappingIssues(parsed.data));
   if (issues.length > 0) throw new ToolValidationError(label, issues);
   return parsed.data;
 }

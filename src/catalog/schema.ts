@@ -2,6 +2,7 @@
 // own optional fields. This zod schema is the single source of truth: types, validation and the JSON
 // Schema shipped for editors (schema/catalog.schema.json) all come from it.
 import { z } from "zod";
+import { outputMapSchema } from "./mapping-schema.ts";
 
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 export const MAX_DESCRIPTION_CHARS = 4000;
@@ -101,6 +102,7 @@ export const sandboxBindingSchema = z
     }),
     code: z.string().min(1).optional().meta({ description: "Inline JavaScript source" }),
     capabilities: capabilitiesSchema.optional(),
+    map: outputMapSchema.optional(),
   })
   .refine((b) => (b.file === undefined) !== (b.code === undefined), {
     message: "a sandbox binding needs exactly one of 'file' or 'code'",
@@ -121,6 +123,7 @@ export const httpBindingSchema = z.strictObject({
   body: z.string().optional().meta({ description: "Name of the argument sent as the JSON body" }),
   select: z.string().optional().meta({ description: "Dot path into the JSON response that is the output" }),
   timeoutMs: z.number().int().positive().optional(),
+  map: outputMapSchema.optional(),
 });
 
 export const mcpBindingSchema = z.strictObject({
@@ -137,6 +140,7 @@ export const mcpBindingSchema = z.strictObject({
     description: "HTTP headers for a Streamable HTTP server; values may use {env.NAME}",
   }),
   tool: z.string().optional().meta({ description: "The server's tool name, when it differs from `name`" }),
+  map: outputMapSchema.optional(),
 });
 
 export const bindingSchema = z.discriminatedUnion(

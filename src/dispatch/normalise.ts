@@ -1,7 +1,7 @@
 // The canonical normaliser every provider's answer passes before the tool's outputSchema: providers answer
 // in different shapes for the same tool (an MCP CallToolResult, JSON text, a plain value), and the output
 // an agent sees must not depend on which provider answered.
-import type { SchemaCheck } from "../catalog/index.ts";
+import { MappingError, type SchemaCheck } from "../catalog/index.ts";
 import { DispatchError, SchemaError } from "./errors.ts";
 
 interface McpResult {
@@ -30,8 +30,16 @@ function parseJsonText(text: string): unknown {
   }
 }
 
-/** `outputCheck` is the tool's compiled outputSchema, undefined when it has none. */
-export function normaliseOutput(raw: unknown, outputCheck: SchemaCheck | undefined): unknown {
+/**
+ * `outputCheck` is the tool's compiled outputSchema, undefined when it has none; `map` is the provider's
+ * declared mapping to that canonical shape, if it has one. A value the mapping cannot convert is an output
+ * schema failure of this provider, like an answer that does not match.
+ */
+export function normaliseOutput(
+  raw: unknown,
+  outputCheck: SchemaCheck | undefined,
+  map?: (output: unknown) => unknown,
+): unknown {
   let output = raw;
   if (isMcpResult(raw)) {
     const text = raw.content
@@ -40,8 +48,16 @@ export function normaliseOutput(raw: unknown, outputCheck: SchemaCheck | undefin
       .join("\n");
     // An MCP tool reports its own failure in-band; its text says why (and is classified like any error).
     if (raw.isError) throw new DispatchError("unknown", text || "the tool reported an error");
-    output = raw.structuredContent ?? (outputCheck ? parseJsonText(text) : text);
-  } else if (typeof raw === "string" && outputCheck) output = parseJsonText(raw);
+    output = raw.structuredContent ?? (outputCheck || map ? parseJsonText(text) : text);
+  } else if (typeof raw === "string" && (outputCheck || map)) output = parseJsonText(raw);
+  if (map) {
+    try {
+      output = map(output);
+    } catch (error) {
+      if (error instanceof MappingError) throw new SchemaError("output", error.issues);
+      throw error;
+    }
+  }
   if (outputCheck) {
     const issues = outputCheck(output);
     if (issues) throw new SchemaError("output", issues);

@@ -26,6 +26,11 @@ export interface Provider {
    * failures count; undefined leaves it to the classification.
    */
   blame?(error: unknown): "provider" | "caller" | undefined;
+  /**
+   * The provider's answer in the tool's canonical shape (a binding's declared `map`), applied after the
+   * envelope is unwrapped and before the outputSchema check; it throws a MappingError for a bad value.
+   */
+  mapOutput?(output: unknown, args: Record<string, unknown>): unknown;
 }
 
 export interface ToolCall {

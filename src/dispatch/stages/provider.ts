@@ -44,7 +44,9 @@ export class ProviderCall implements Stage {
   readonly #accept = (call: Call, raw: unknown): void => {
     if (this.#outputCheck === undefined)
       this.#outputCheck = this.#tool.outputSchema ? schemaCheck(this.#tool.outputSchema) : null;
-    let output = normaliseOutput(outputOf(raw), this.#outputCheck ?? undefined);
+    const provider = this.#provider;
+    const map = provider.mapOutput && ((output: unknown) => provider.mapOutput?.(output, call.args));
+    let output = normaliseOutput(outputOf(raw), this.#outputCheck ?? undefined, map);
     const count = this.#count();
     const budget = this.#budgetTokens;
     if (!fitsBudget(output, budget, count)) {
