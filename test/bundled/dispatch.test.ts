@@ -10,14 +10,16 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { after, before, test } from "node:test";
 import { providersFor } from "../../src/bindings/index.ts";
-import { loadCatalog, type SandboxBinding, type Tool } from "../../src/catalog/index.ts";
+import { type Binding, loadCatalog, type SandboxBinding, type Tool } from "../../src/catalog/index.ts";
 import { Dispatcher } from "../../src/dispatch/index.ts";
 import { createEgressPolicy } from "../../src/egress/index.ts";
 import { Sandbox } from "../../src/synth/index.ts";
 
 const tools = await loadCatalog(join(import.meta.dirname, "../../catalog"));
 // The stand-in provider listens on loopback, which ctx.fetch reaches only when the operator allows it.
-const sandbox = new Sandbox({ egress: createEgressPolicy({ allow: ["127.0.0.1"] }) });
+// The stand-in is on loopback: the operator allows it, for the sandbox's ctx.fetch and the http bindings.
+const egress = createEgressPolicy({ allow: ["127.0.0.1"] });
+const sandbox = new Sandbox({ egress });
 const seen: string[] = [];
 const standIn = createServer((req, res) => {
   const url = req.url ?? "";
@@ -40,7 +42,7 @@ const standIn = createServer((req, res) => {
           winddir16Point: "W",
           precipMM: "0.0",
           weatherDesc: [{ value: "Partly cloudy" }],
-          observation_time: "09:00 AM",
+          localObsDateTime: "2024-01-10 09:00 AM",
         },
       ],
       nearest_area: [
@@ -65,13 +67,18 @@ before(async () => {
     const fetch = binding.capabilities?.fetch;
     return { ...binding, file, capabilities: { fetch: fetch && { ...fetch, allow: [`${origin}/`] } } };
   };
+  // The wttr.in fallback is an http binding with a map: only its URL moves to the stand-in.
+  const redirect = (binding: Binding): Promise<Binding> | Binding =>
+    binding.type === "http"
+      ? { ...binding, url: binding.url.replace("https://", `${origin}/`) }
+      : rewrite(binding as SandboxBinding);
   const weather = tools.find((t) => t.name === "get_current_weather") as Tool;
   tool = {
     ...weather,
     binding: await rewrite(weather.binding as SandboxBinding),
     policy: {
       ...weather.policy,
-      fallback: await Promise.all((weather.policy?.fallback ?? []).map((b) => rewrite(b as SandboxBinding))),
+      fallback: await Promise.all((weather.policy?.fallback ?? []).map(redirect)),
     },
   };
 });
@@ -83,7 +90,7 @@ after(() => {
 test("with Open-Meteo down every answer comes from wttr.in, and only Open-Meteo's breaker opens", async () => {
   const dispatcher = new Dispatcher({
     tools: { get: (name) => (name === tool.name ? tool : undefined) },
-    providers: (t) => providersFor(t, { sandbox }),
+    providers: (t) => providersFor(t, { sandbox, egress }),
     sleep: async () => {},
   });
   const cities = ["Oslo", "Lima", "Pune", "Kyiv", "Oran", "Bern", "Riga", "Doha"];
@@ -115,7 +122,7 @@ test("with Open-Meteo down every answer comes from wttr.in, and only Open-Meteo'
 test("an answer is cached under the tool's policy: asking again does not reach any provider", async () => {
   const dispatcher = new Dispatcher({
     tools: { get: (name) => (name === tool.name ? tool : undefined) },
-    providers: (t) => providersFor(t, { sandbox }),
+    providers: (t) => providersFor(t, { sandbox, egress }),
     sleep: async () => {},
   });
   const call = { name: tool.name, arguments: { location: "Quito" } };

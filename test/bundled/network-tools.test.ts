@@ -8,7 +8,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
+import { createProvider } from "../../src/bindings/index.ts";
 import {
+  type HttpBinding,
   loadCatalog,
   type SandboxBinding,
   type Tool,
@@ -19,7 +21,9 @@ import { Sandbox } from "../../src/synth/index.ts";
 
 const tools = await loadCatalog(join(import.meta.dirname, "../../catalog"));
 // The stand-in provider listens on loopback, which ctx.fetch reaches only when the operator allows it.
-const sandbox = new Sandbox({ egress: createEgressPolicy({ allow: ["127.0.0.1"] }) });
+// The stand-in is on loopback: the operator allows it, for the sandbox's ctx.fetch and the http bindings.
+const egress = createEgressPolicy({ allow: ["127.0.0.1"] });
+const sandbox = new Sandbox({ egress });
 /** Canned provider answers, by "host/path" (without the query string). */
 const answers = new Map<string, { type: string; body: string }>();
 const requested: string[] = [];
@@ -134,11 +138,40 @@ test("the wttr.in fallback for the weather gives the same shape from wttr.in's j
       ],
     }),
   );
-  const value = await run("get_current_weather", { location: "Oslo", units: "imperial" }, 1);
-  assert.equal(value.source, "wttr.in");
-  assert.equal(value.temperature, 27);
-  assert.equal(value.conditions, "light snow");
-  assert.deepEqual(value.units, { temperature: "°F", wind: "mph", precipitation: "in" });
+  // The fallback is an http binding whose map makes the canonical answer: run it as the dispatcher does.
+  const tool = tools.find((t) => t.name === "get_current_weather") as Tool;
+  const binding = tool.policy?.fallback?.[0] as HttpBinding;
+  assert.equal(binding.type, "http");
+  const provider = createProvider({ ...binding, url: binding.url.replace("https://", `${base}/`) }, tool, {
+    sandbox,
+    egress,
+  });
+  const weatherIn = async (units: string) => {
+    const args = { location: "Oslo", units };
+    const options = { signal: new AbortController().signal, callId: "t", context: {} };
+    const value = provider.mapOutput?.(await provider.invoke(args, options), args) as Record<string, unknown>;
+    assert.deepEqual(validateAgainstSchema(tool.outputSchema ?? { type: "object" }, value), []);
+    return value;
+  };
+  const imperial = await weatherIn("imperial");
+  assert.deepEqual(imperial, {
+    location: { name: "Oslo", country: "Norway", latitude: 59.91, longitude: 10.75 },
+    observed_at: "2024-01-10 08:00 AM",
+    temperature: 27,
+    feels_like: 18,
+    humidity_percent: 86,
+    wind_speed: 12,
+    wind_direction: "NNE",
+    precipitation: 0,
+    conditions: "light snow",
+    units: { temperature: "°F", wind: "mph", precipitation: "in" },
+    source: "wttr.in",
+  });
+  const metric = await weatherIn("metric");
+  assert.equal(metric.temperature, -3);
+  assert.equal(metric.wind_speed, 19);
+  assert.deepEqual(metric.units, { temperature: "°C", wind: "km/h", precipitation: "mm" });
+  assert.match(requested.at(-1) ?? "", /^\/wttr\.in\/Oslo\?format=j1$/);
 });
 
 test("hn_top_stories' last fallback scrapes the front page with host-side CSS selection", async () => {
