@@ -62,8 +62,17 @@ export const modelToolCallSchema = z.preprocess(normaliseToolCall, toolCallSchem
     "A tool call as { id, name, arguments }, or as an OpenAI Chat Completions, OpenAI Responses or Anthropic model sent it",
 });
 
+export const sessionIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9._:-]{1,128}$/, "must be 1-128 letters, digits, '.', '_', ':' or '-'")
+  .meta({
+    description:
+      "The caller's session: its tools read the context earlier calls of this session set (for this API key only)",
+  });
+
 export const executeRequestSchema = z.strictObject({
   calls: z.array(modelToolCallSchema).min(1, "needs at least one call").max(64),
+  sessionId: sessionIdSchema.optional(),
 });
 
 export const routeAndExecuteRequestSchema = z.strictObject({
@@ -71,6 +80,7 @@ export const routeAndExecuteRequestSchema = z.strictObject({
   arguments: z.record(z.string(), z.unknown()).optional(),
   threshold: routeRequestSchema.shape.threshold,
   categories: routeRequestSchema.shape.categories,
+  sessionId: sessionIdSchema.optional(),
 });
 
 /** The synthesizer's own request, except that `code` may be left out when an LLM is configured to write it. */

@@ -28,6 +28,7 @@ import { createLogger, type Logger } from "../config/index.ts";
 import { Dispatcher, estimateTokens } from "../dispatch/index.ts";
 import { createEgressPolicy } from "../egress/index.ts";
 import { Router } from "../router/index.ts";
+import { memorySessionStore, SessionContexts } from "../session/index.ts";
 import {
   type IntentOutcome,
   type IntentRequest,
@@ -59,6 +60,7 @@ import { recordToolSpan } from "./tracing.ts";
 import {
   AppError,
   type CallResult,
+  type ExecuteOptions,
   type ReadyReport,
   type RouteAndExecuteResponse,
   type RouteResponse,
@@ -66,6 +68,10 @@ import {
   type Switchboard,
   type SynthesisResponse,
 } from "./types.ts";
+
+/** Bounds of session contexts: a context is a few settings (a location, a token), not a document. */
+const SESSION_BOUNDS = { maxContextChars: 16_384, ttlMs: 30 * 60_000 };
+const SESSION_STORE = { maxSessions: 10_000, maxTotalChars: 32_000_000 };
 
 export interface OpenOptions {
   /** Pino logger; by default warnings and errors go to stderr. */
@@ -150,6 +156,10 @@ export async function openSwitchboard(
     store,
   });
   await dispatcher.ready();
+  // Session contexts stay in this process. For replicas that serve one session behind a load balancer, a
+  // Redis SessionStore (GET; SET with PX) belongs beside the shared state of src/shared, handed out here by
+  // scale-out.ts when SWITCHBOARD_REDIS_URL is set.
+  const sessions = new SessionContexts(memorySessionStore(SESSION_STORE), SESSION_BOUNDS);
   const metrics = new Metrics(() => dispatcher.breakers());
   scaleOut.shareDispatcher(dispatcher, metrics);
   dispatcher.on("call", (result) => {
@@ -217,7 +227,7 @@ export async function openSwitchboard(
     };
   }
 
-  async function execute(calls: ToolCall[], options: { signal?: AbortSignal } = {}): Promise<CallResult[]> {
+  async function execute(calls: ToolCall[], options: ExecuteOptions = {}): Promise<CallResult[]> {
     const unknown: string[] = [];
     const resolved = calls.map((call, i) => {
       const name = resolveName(call.name);
@@ -229,12 +239,22 @@ export async function openSwitchboard(
       return { ...call, name: name ?? call.name, arguments: args };
     });
     if (unknown.length > 0) throw new AppError("not_found", `unknown tool(s): ${unknown.join(", ")}`);
-    return scaleOut.executeOnce(
-      resolved,
-      (call) => isWrite(registry.get(call.name)),
-      (mine) => dispatcher.execute(mine, options),
-      options.signal,
-    );
+    const { signal, session } = options;
+    // Without a session a batch gets an empty context of its own: its changes reach no one.
+    const run = (context: Record<string, unknown>) =>
+      scaleOut.executeOnce(
+        resolved,
+        (call) => isWrite(registry.get(call.name)),
+        (mine) => dispatcher.execute(mine, { signal, context }),
+        signal,
+      );
+    if (session === undefined) return run({});
+    const { value, warning } = await sessions.run(session, run);
+    if (!warning) return value;
+    return value.map((r) => ({
+      ...r,
+      provenance: { ...r.provenance, warnings: [...(r.provenance.warnings ?? []), warning] },
+    }));
   }
 
   /** A tool granted `browser` is refused, with how to install Chromium, where Chromium is missing. */
@@ -343,14 +363,19 @@ export async function openSwitchboard(
       : { ok: false, stage: outcome.stage, kind: outcome.kind, errors: outcome.errors };
   }
 
-  async function runValidated(tool: Tool, args: Record<string, unknown>, steps: Step[]) {
+  async function runValidated(
+    tool: Tool,
+    args: Record<string, unknown>,
+    steps: Step[],
+    session: string | undefined,
+  ) {
     const issues = [...validateAgainstSchema(tool.inputSchema, args), ...bindingArgumentIssues(tool, args)];
     if (issues.length > 0) {
       steps.push({ step: "validate", tool: tool.name, ok: false, issues, inputSchema: tool.inputSchema });
       return { status: "invalid_arguments" as const, tool: tool.name, steps };
     }
     steps.push({ step: "validate", tool: tool.name, ok: true });
-    const [result] = await execute([{ id: randomUUID(), name: tool.name, arguments: args }]);
+    const [result] = await execute([{ id: randomUUID(), name: tool.name, arguments: args }], { session });
     if (!result) throw new Error("the dispatcher returned no result");
     steps.push({ step: "execute", result });
     return {
@@ -365,6 +390,7 @@ export async function openSwitchboard(
   async function synthesizeAndRun(
     request: RouteAndExecuteRequest,
     steps: Step[],
+    session: string | undefined,
   ): Promise<RouteAndExecuteResponse> {
     if (!config.llm) return { status: "no_match", steps };
     const outcome = await fromIntent(
@@ -378,15 +404,19 @@ export async function openSwitchboard(
     await indexing;
     steps.push({ step: "synthesize", ok: true, tool: outcome.tool.name, rounds: outcome.rounds });
     steps.push({ step: "register", tool: outcome.tool.name, version: outcome.tool.version ?? 1 });
-    return runValidated(outcome.tool, request.arguments ?? {}, steps);
+    return runValidated(outcome.tool, request.arguments ?? {}, steps, session);
   }
 
-  const routeAndExecute = (request: RouteAndExecuteRequest): Promise<RouteAndExecuteResponse> =>
+  /** Every call the request runs (one per intent) runs in `session`, in turn, so each sees the last's changes. */
+  const routeAndExecute = (
+    request: RouteAndExecuteRequest,
+    { session }: Pick<ExecuteOptions, "session"> = {},
+  ): Promise<RouteAndExecuteResponse> =>
     answerRequest(request, {
       route,
       getTool: (name) => registry.get(name),
-      run: runValidated,
-      noMatch: synthesizeAndRun,
+      run: (tool, args, steps) => runValidated(tool, args, steps, session),
+      noMatch: (unmatched, steps) => synthesizeAndRun(unmatched, steps, session),
       ...(config.llm ? { llm: config.llm } : {}),
     });
 
@@ -414,8 +444,8 @@ export async function openSwitchboard(
     route,
     execute,
     // Both may register a tool: a database that is away is a 503 store_unavailable, not a failure here.
-    routeAndExecute: (request) =>
-      routeAndExecute(request).catch((error) => Promise.reject(storeProblem(error))),
+    routeAndExecute: (request, options) =>
+      routeAndExecute(request, options).catch((error) => Promise.reject(storeProblem(error))),
     synthesize: (request) => synthesize(request).catch((error) => Promise.reject(storeProblem(error))),
     listTools: () => registry.list(),
     getTool: (name) => registry.get(name),

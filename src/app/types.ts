@@ -93,12 +93,24 @@ export interface ReadyReport {
   };
 }
 
+export interface ExecuteOptions {
+  signal?: AbortSignal;
+  /**
+   * The session whose context the calls read and change, already scoped to the caller by the layer that
+   * knows who calls. Without one, a batch gets an empty context of its own and its changes are dropped.
+   */
+  session?: string;
+}
+
 export interface Switchboard {
   /** Resolves once the index is open (opening it if it was deferred): routing answers without waiting. */
   ready(): Promise<ReadyReport>;
   route(request: RouteRequest): Promise<RouteResponse>;
-  execute(calls: ToolCall[], options?: { signal?: AbortSignal }): Promise<CallResult[]>;
-  routeAndExecute(request: RouteAndExecuteRequest): Promise<RouteAndExecuteResponse>;
+  execute(calls: ToolCall[], options?: ExecuteOptions): Promise<CallResult[]>;
+  routeAndExecute(
+    request: RouteAndExecuteRequest,
+    options?: Pick<ExecuteOptions, "session">,
+  ): Promise<RouteAndExecuteResponse>;
   synthesize(request: SynthesizeRequest): Promise<SynthesisResponse>;
   listTools(): Tool[];
   getTool(name: string): Tool | undefined;

@@ -6,9 +6,11 @@
 // Arguments cannot steer the request: each one in the URL's path is exactly one segment (".", ".." and ""
 // are refused), query values are encoded, requests go out through the egress policy, and a request that
 // carries a secret goes only to the origin the template fixes, never across a redirect to another.
+// {context.KEY} reads a key of the session context the binding declares (query and headers only).
 import type { HttpBinding, SchemaIssue, Tool } from "../catalog/index.ts";
-import type { Provider } from "../dispatch/index.ts";
+import { type Provider, withContextModifier } from "../dispatch/index.ts";
 import { type EgressPolicy, publicOnly } from "../egress/index.ts";
+import { changesIn, readable } from "./context.ts";
 import { BindingError, type Grants, OPERATOR_GRANTS, readSecret } from "./secrets.ts";
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -46,11 +48,14 @@ class Filler {
   readonly #tool: string;
   readonly #args: Args;
   readonly #grants: Grants;
+  readonly #context: Readonly<Args>;
 
-  constructor(tool: string, args: Args, grants: Grants) {
+  /** `context` holds only the context keys the binding declares it reads. */
+  constructor(tool: string, args: Args, grants: Grants, context: Readonly<Args>) {
     this.#tool = tool;
     this.#args = args;
     this.#grants = grants;
+    this.#context = context;
   }
 
   argument(name: string): unknown {
@@ -68,7 +73,9 @@ class Filler {
       this.secrets.add(secret);
       return secret;
     }
-    const value = this.#args[placeholder];
+    const value = placeholder.startsWith("context.")
+      ? this.#context[placeholder.slice(8)]
+      : this.#args[placeholder];
     return value === undefined || value === null ? undefined : text(value);
   }
 
@@ -234,8 +241,8 @@ export function httpProvider(binding: HttpBinding, tool: Tool, deps: HttpDeps = 
   const grants = deps.grants ?? OPERATOR_GRANTS;
   return {
     id,
-    async invoke(args, { signal }) {
-      const filler = new Filler(tool.name, args, grants);
+    async invoke(args, { signal, context }) {
+      const filler = new Filler(tool.name, args, grants, readable(context, binding.context?.read));
       const url = buildUrl(binding, filler, tool.name);
       const headers = new Headers({ accept: "application/json, */*;q=0.5" });
       for (const [name, template] of Object.entries(binding.headers ?? {})) {
@@ -304,7 +311,9 @@ export function httpProvider(binding: HttpBinding, tool: Tool, deps: HttpDeps = 
           throw new BindingError("ERR_BAD_RESPONSE", `${where}: the response says JSON but does not parse`);
         }
       }
-      return binding.select === undefined ? output : select(output, binding.select, where);
+      const answer = binding.select === undefined ? output : select(output, binding.select, where);
+      const writes = binding.context?.write;
+      return writes === undefined ? answer : withContextModifier(answer, changesIn(output, writes));
     },
   };
 }

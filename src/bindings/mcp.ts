@@ -5,8 +5,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { McpBinding, Tool } from "../catalog/index.ts";
-import type { Provider } from "../dispatch/index.ts";
+import { type Provider, withContextModifier } from "../dispatch/index.ts";
 import { type EgressPolicy, publicOnly } from "../egress/index.ts";
+import { allowedChanges, readable } from "./context.ts";
 import { BindingError, fillEnvTemplate, type Grants, OPERATOR_GRANTS } from "./secrets.ts";
 
 /** A result the MCP server marked `isError`: the tool ran and refused; `content` is what it said. */
@@ -18,6 +19,9 @@ export class McpToolError extends Error {
     this.content = content;
   }
 }
+
+/** Where the session context travels in a request's and a result's `_meta`. */
+export const CONTEXT_META = "switchboard/context";
 
 const pool = new Map<string, Promise<Client>>();
 
@@ -93,9 +97,13 @@ export function mcpProvider(binding: McpBinding, tool: Tool, deps: McpDeps = {})
   const name = binding.tool ?? tool.name;
   return {
     id: `mcp:${key}#${name}`,
-    async invoke(args, { signal }) {
+    async invoke(args, { signal, context }) {
       const client = await connect(key, binding, tool.name, deps);
-      const result = await client.callTool({ name, arguments: args }, undefined, { signal });
+      const reads = readable(context, binding.context?.read);
+      const request = binding.context?.read
+        ? { name, arguments: args, _meta: { [CONTEXT_META]: reads } }
+        : { name, arguments: args };
+      const result = await client.callTool(request, undefined, { signal });
       const content = (result.content ?? []) as unknown[];
       if (result.isError) {
         throw new McpToolError(
@@ -104,7 +112,9 @@ export function mcpProvider(binding: McpBinding, tool: Tool, deps: McpDeps = {})
         );
       }
       // Structured content when the tool declares it; otherwise its text, or the content items as they are.
-      return result.structuredContent ?? textOf(content) ?? content;
+      const output = result.structuredContent ?? textOf(content) ?? content;
+      const changes = allowedChanges(result._meta?.[CONTEXT_META], binding.context?.write);
+      return changes === undefined ? output : withContextModifier(output, changes);
     },
   };
 }

@@ -6,6 +6,7 @@ export {
   RESERVED_TOOL_NAMES,
   reservedNameIssue,
 } from "./admission.ts";
+export { bindingIssues } from "./binding-check.ts";
 export { canonicalJson, catalogHash } from "./hash.ts";
 export { importMcp, importOpenApi, type McpImport, type OpenApiImport } from "./importers.ts";
 export {
@@ -16,7 +17,7 @@ export {
   validateAgainstSchema,
 } from "./json-schema.ts";
 export { type CatalogReport, isError, loadCatalog, readCatalog } from "./load.ts";
-export { applyMapping, MappingError } from "./mapping.ts";
+export { applyMapping, MappingError, readPath } from "./mapping.ts";
 export { mappingIssues } from "./mapping-check.ts";
 export type { FieldMap, OutputMap } from "./mapping-schema.ts";
 export { CatalogError, type CatalogProblem, formatProblem } from "./problem.ts";

@@ -4,8 +4,8 @@ import { dirname, extname, isAbsolute, join, relative, resolve } from "node:path
 import { parse as parseYaml, YAMLParseError } from "yaml";
 import type { z } from "zod";
 import { reservedNameIssue } from "./admission.ts";
+import { bindingIssues } from "./binding-check.ts";
 import { checkJsonSchema } from "./json-schema.ts";
-import { mappingIssues } from "./mapping-check.ts";
 import { CatalogError, type CatalogProblem } from "./problem.ts";
 import { unsafePatternIssues } from "./regex.ts";
 import { TOOL_NAME_ADVICE, TOOL_NAME_PATTERN, type Tool, toolSchema } from "./schema.ts";
@@ -131,7 +131,7 @@ function checkShape(file: string, name: string, entry: Record<string, unknown>):
  */
 async function checkTool(folder: string, file: string, tool: Tool): Promise<CatalogProblem[]> {
   const problems: CatalogProblem[] = [];
-  for (const issue of mappingIssues(tool))
+  for (const issue of bindingIssues(tool))
     problems.push({ severity: "error", file, tool: tool.name, path: issue.path, message: issue.message });
   const bindings = [tool.binding, ...(tool.policy?.fallback ?? [])];
   for (const [i, binding] of bindings.entries()) {

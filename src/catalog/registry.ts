@@ -6,9 +6,9 @@ import { EventEmitter } from "node:events";
 import { z } from "zod";
 import type { DataStore } from "../store/index.ts";
 import { type AdmissionRules, admissionIssues } from "./admission.ts";
+import { bindingIssues } from "./binding-check.ts";
 import { checkJsonSchema, type SchemaIssue } from "./json-schema.ts";
 import { loadCatalog } from "./load.ts";
-import { mappingIssues } from "./mapping-check.ts";
 import { type Tool, toolSchema } from "./schema.ts";
 
 export const OVERLAY_KEY = "catalog/overlay.json";
@@ -85,7 +85,7 @@ function validateTool(candidate: unknown, rules: AdmissionRules): Tool {
       });
     }
   }
-  issues.push(...mappingIssues(parsed.data));
+  issues.push(...bindingIssues(parsed.data));
   if (issues.length > 0) throw new ToolValidationError(label, issues);
   return parsed.data;
 }

@@ -93,6 +93,23 @@ export const capabilitiesSchema = z
   })
   .meta({ description: "What a sandboxed tool may reach; nothing else is visible inside the isolate" });
 
+const contextKeySchema = z
+  .string()
+  .regex(
+    /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/,
+    "must be a letter or '_' then up to 63 letters, digits, '_' or '-'",
+  );
+
+const contextKeysSchema = z.array(contextKeySchema).max(32);
+
+/** Which keys of the session's context a provider sees, and which it may change. */
+export const contextAccessSchema = z
+  .strictObject({
+    read: contextKeysSchema.optional().meta({ description: "Context keys the tool is given" }),
+    write: contextKeysSchema.optional().meta({ description: "Context keys the tool may set" }),
+  })
+  .meta({ description: "The session context this provider reads and changes" });
+
 export const sandboxBindingSchema = z
   .strictObject({
     type: z.literal("sandbox"),
@@ -124,6 +141,18 @@ export const httpBindingSchema = z.strictObject({
   select: z.string().optional().meta({ description: "Dot path into the JSON response that is the output" }),
   timeoutMs: z.number().int().positive().optional(),
   map: outputMapSchema.optional(),
+  context: z
+    .strictObject({
+      read: contextKeysSchema
+        .optional()
+        .meta({ description: "Context keys {context.KEY} may name in query and header templates" }),
+      write: z
+        .record(contextKeySchema, z.string().min(1))
+        .optional()
+        .meta({ description: "Context key → dot path into the JSON response whose value it is set to" }),
+    })
+    .optional()
+    .meta({ description: "The session context this provider reads and changes" }),
 });
 
 export const mcpBindingSchema = z.strictObject({
@@ -141,6 +170,10 @@ export const mcpBindingSchema = z.strictObject({
   }),
   tool: z.string().optional().meta({ description: "The server's tool name, when it differs from `name`" }),
   map: outputMapSchema.optional(),
+  context: contextAccessSchema.optional().meta({
+    description:
+      'Read keys go to the server in the request\'s _meta["switchboard/context"]; a result\'s _meta["switchboard/context"] sets write keys',
+  }),
 });
 
 export const bindingSchema = z.discriminatedUnion(

@@ -5,7 +5,8 @@
 // The threat model behind these rules is SECURITY.md.
 import { randomUUID } from "node:crypto";
 import rateLimit from "@fastify/rate-limit";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import Fastify, { type FastifyReply, LogController } from "fastify";
 import type { Switchboard } from "../app/index.ts";
 import { type Logger, VERSION } from "../config/index.ts";
@@ -13,6 +14,7 @@ import { connectRedis, startRedis } from "../shared/index.ts";
 import { type Access, AuthError, Authenticator, type Caller, type Keys } from "./auth.ts";
 import { Drain } from "./drain.ts";
 import { createMcpServer } from "./mcp.ts";
+import { McpSessions } from "./mcp-sessions.ts";
 import { openApiDocument } from "./openapi.ts";
 import { checkOrigin } from "./origin.ts";
 import { clientErrorAnswer, HttpError, MAX_PARAM_LENGTH, parseOr400, toProblem } from "./problems.ts";
@@ -44,6 +46,9 @@ declare module "fastify" {
     access?: Access;
   }
 }
+
+/** Open MCP sessions at most, and how long a quiet one stays open. */
+const MCP_SESSIONS = { maxSessions: 1000, idleMs: 30 * 60_000 };
 
 export async function createHttpServer(options: HttpServerOptions) {
   let app: Switchboard | undefined;
@@ -232,23 +237,42 @@ export async function createHttpServer(options: HttpServerOptions) {
     });
   }
 
-  // Stateless Streamable HTTP: one MCP server and transport per request, as the SDK recommends when no
-  // session state is kept; the caller's role decides whether synthesize_tool is offered.
+  // Streamable HTTP with sessions (mcp-sessions.ts); the caller's role decides, when the session starts,
+  // whether synthesize_tool is offered.
+  // Draining ends the sessions' notification streams (GET), which would otherwise hold the server open
+  // until the drain deadline; calls in flight finish. Closing ends the sessions.
+  const mcpSessions = new McpSessions(MCP_SESSIONS);
+  server.addHook("preClose", async () => mcpSessions.endStreams());
+  server.addHook("onClose", async () => mcpSessions.closeAll());
   server.route({
     method: ["GET", "POST", "DELETE"],
     url: "/mcp",
     config: { access: "agent" },
     handler: async (request, reply) => {
-      const mcp = createMcpServer(readyApp(), { allowSynthesis: request.caller?.role === "maintainer" });
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      const callerId = (request.caller ?? LOCAL_OPERATOR).id;
+      const sessionId = request.headers["mcp-session-id"];
+      let transport: StreamableHTTPServerTransport;
+      let started: McpServer | undefined;
+      if (typeof sessionId === "string") {
+        const open = mcpSessions.get(sessionId, callerId);
+        if (!open)
+          return reply.status(404).send({
+            jsonrpc: "2.0",
+            error: { code: -32001, message: "unknown or expired MCP session; initialize a new one" },
+            id: null,
+          });
+        transport = open.transport;
+      } else {
+        started = createMcpServer(readyApp(), {
+          allowSynthesis: (request.caller ?? LOCAL_OPERATOR).role === "maintainer",
+          callerId,
+        });
+        transport = mcpSessions.start(callerId, started);
+        await started.connect(transport);
+      }
       reply.hijack();
       drain.hijacked(reply.raw);
-      reply.raw.on("close", () => {
-        void transport.close();
-        void mcp.close();
-      });
       try {
-        await mcp.connect(transport);
         await transport.handleRequest(request.raw, reply.raw, request.body);
       } catch (error) {
         // The reply is hijacked, so Fastify's error handler cannot answer for the transport.
@@ -257,6 +281,8 @@ export async function createHttpServer(options: HttpServerOptions) {
           reply.raw
             .writeHead(500, { "content-type": "application/json" })
             .end(JSON.stringify({ error: { code: "internal", message: "the MCP request failed" } }));
+      } finally {
+        if (started) mcpSessions.discardUnstarted(transport, started);
       }
     },
   });

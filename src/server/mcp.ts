@@ -12,6 +12,11 @@ import { VERSION } from "../config/index.ts";
 export interface McpOptions {
   /** Whether synthesize_tool is offered: only to maintainers over HTTP; always over stdio (local user). */
   allowSynthesis: boolean;
+  /**
+   * Who the client is (the key's id over HTTP): its MCP session's context is kept under this scope. A
+   * transport without sessions (stdio) makes this server one session.
+   */
+  callerId?: string;
 }
 
 function result(value: unknown, isError = false): CallToolResult {
@@ -70,6 +75,9 @@ function callResult(call: unknown, isError: boolean): CallToolResult {
  * call waits for it.
  */
 export function createMcpServer(app: Switchboard | Promise<Switchboard>, options: McpOptions): McpServer {
+  const ownSession = randomUUID();
+  const sessionOf = (transportSession: string | undefined) =>
+    `${options.callerId ?? "local"}/mcp:${transportSession ?? ownSession}`;
   const server = new McpServer(
     { name: "switchboard", version: VERSION },
     {
@@ -108,6 +116,7 @@ export function createMcpServer(app: Switchboard | Promise<Switchboard>, options
     async ({ name, arguments: args }, extra) => {
       const [call] = await (await app).execute([{ id: randomUUID(), name, arguments: args }], {
         signal: extra.signal,
+        session: sessionOf(extra.sessionId),
       });
       return callResult(call, call?.status !== "completed");
     },

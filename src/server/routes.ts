@@ -33,6 +33,11 @@ export interface RouteContext<B> {
   caller: Caller;
 }
 
+/** A caller's session, as the app keys it: one key's session ids never reach another key's contexts. */
+export function sessionKey(caller: Caller, sessionId: string | undefined): string | undefined {
+  return sessionId === undefined ? undefined : `${caller.id}/${sessionId}`;
+}
+
 export interface ApiRoute<S extends z.ZodType = z.ZodType> {
   method: "GET" | "POST" | "PUT" | "DELETE";
   /** OpenAPI-style path; `{name}` becomes Fastify's `:name`. */
@@ -83,7 +88,9 @@ export const apiRoutes: ApiRoute[] = [
     access: "agent",
     summary: "Run tool calls through the dispatcher; results in call order",
     body: executeRequestSchema,
-    handle: async ({ app, body, signal }) => ({ results: await app.execute(body.calls, { signal }) }),
+    handle: async ({ app, body, signal, caller }) => ({
+      results: await app.execute(body.calls, { signal, session: sessionKey(caller, body.sessionId) }),
+    }),
   }),
   route({
     method: "POST",
@@ -93,7 +100,8 @@ export const apiRoutes: ApiRoute[] = [
     access: "agent",
     summary: "Route a query and run the best tool (or synthesize one); every step is returned",
     body: routeAndExecuteRequestSchema,
-    handle: ({ app, body }) => app.routeAndExecute(body),
+    handle: ({ app, body, caller }) =>
+      app.routeAndExecute(body, { session: sessionKey(caller, body.sessionId) }),
   }),
   route({
     method: "POST",
