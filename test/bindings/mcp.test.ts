@@ -33,6 +33,24 @@ test("a stdio server's tools answer with their text, or their structured content
   assert.deepEqual(await call("add", { a: 2, b: 3 }), { sum: 5 });
 });
 
+test("an mcp binding sends its declared context keys in _meta and keeps only declared changes", async () => {
+  const tool: Tool = { name: "visit", description: "d", inputSchema: { type: "object" } };
+  const visit = createProvider(
+    { ...stdio, context: { read: ["visits"], write: ["visits"] } },
+    tool,
+    noSandbox,
+  );
+  const context = { visits: 2, password: "not for this tool" };
+  const result = await visit.invoke({}, { signal: new AbortController().signal, callId: "c", context });
+  const modifier = Symbol.for("switchboard.contextModifier");
+  const { output, [modifier]: patch } = result as { output: unknown; [modifier]: unknown };
+  assert.deepEqual(JSON.parse(output as string), { seen: { visits: 2 } });
+  assert.deepEqual(patch, { visits: 3 }, "admin was not declared as written");
+  const undeclared = createProvider({ ...stdio, tool: "visit" }, tool, noSandbox);
+  const plain = await undeclared.invoke({}, { signal: new AbortController().signal, callId: "c", context });
+  assert.deepEqual(JSON.parse(plain as string), { seen: null }, "nothing declared, nothing sent or kept");
+});
+
 test("an isError result becomes an McpToolError carrying what the tool said", async () => {
   await assert.rejects(call("fail", { reason: "no stock" }), (error: McpToolError) => {
     assert.ok(error instanceof McpToolError);
