@@ -382,8 +382,26 @@ function prelude() {
       });
     }
 
-    function makeCtx(lines) {
+    /** `context` is the session context's declared keys as JSON; setContext collects a call's changes. */
+    function makeCtx(lines, contextJson, changes) {
       const ctx = { console: makeConsole(lines) };
+      if (contextJson !== undefined) {
+        ctx.context = parse(contextJson);
+        ctx.setContext = (patch) => {
+          const copy = parse(encode(patch, 65536));
+          if (copy === null || typeof copy !== "object" || isArray(copy))
+            throw new NativeTypeError("setContext takes an object of context keys");
+          // defineProperty, not assignment: a setter the tool put on Object.prototype is never called.
+          const keys = ownKeys(copy);
+          for (let i = 0; i < keys.length; i++)
+            defineProperty(changes.value, keys[i], {
+              value: copy[keys[i]],
+              enumerable: true,
+              writable: true,
+              configurable: true,
+            });
+        };
+      }
       if (isGranted("fetch")) {
         ctx.fetch = async (url, init = {}) => {
           const fetchRequest = {
@@ -419,11 +437,12 @@ function prelude() {
       if (tool.prototype !== undefined) freeze(tool.prototype);
       freeze(G);
       const filename = `tool:${name}`;
-      return async function invoke(argsJson) {
+      return async function invoke(argsJson, contextJson) {
         const lines = [];
+        const changes = { value: {} };
         let value;
         try {
-          value = await apply(tool, undefined, [parse(argsJson), makeCtx(lines)]);
+          value = await apply(tool, undefined, [parse(argsJson), makeCtx(lines, contextJson, changes)]);
         } catch (thrown) {
           return failure({ stage: "runtime", ...describeThrown(thrown, filename) }, lines);
         }
@@ -434,7 +453,8 @@ function prelude() {
           if (!(error instanceof OutputError)) throw error;
           return failure({ stage: "output", name: "OutputError", message: error.message }, lines);
         }
-        return `{"ok":true,"value":${json},"console":${encode(lines, maxOutputChars)}}`;
+        const context = contextJson === undefined ? "" : `,"context":${encode(changes.value, 65536)}`;
+        return `{"ok":true,"value":${json},"console":${encode(lines, maxOutputChars)}${context}}`;
       };
     }
 

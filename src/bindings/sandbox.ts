@@ -5,8 +5,9 @@
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import type { SandboxBinding, Tool } from "../catalog/index.ts";
-import { CallTimeoutError, type Provider } from "../dispatch/index.ts";
+import { CallTimeoutError, type Provider, withContextModifier } from "../dispatch/index.ts";
 import { checkCode, type Sandbox, SandboxError } from "../synth/index.ts";
+import { allowedChanges, readable } from "./context.ts";
 import { BindingError, type Grants, OPERATOR_GRANTS } from "./secrets.ts";
 
 // What a tool's own code does with its input: arguments it cannot take, code the sandbox refuses, output
@@ -72,16 +73,19 @@ export function sandboxProvider(
       if (error instanceof CallTimeoutError) return "caller";
       return error instanceof SandboxError && CALLER_KINDS.has(error.kind) ? "caller" : undefined;
     },
-    async invoke(args, { signal }) {
-      const { value } = await sandbox.run({
+    async invoke(args, { signal, context }) {
+      const access = binding.context;
+      const { value, contextChanges } = await sandbox.run({
         code: await source(),
         name: tool.name,
         args,
         capabilities: binding.capabilities,
         timeoutMs: tool.policy?.timeoutMs,
         signal,
+        ...(access ? { context: { ...readable(context, access.read) } } : {}),
       });
-      return value;
+      const changes = allowedChanges(contextChanges, access?.write);
+      return changes === undefined ? value : withContextModifier(value, changes);
     },
   };
 }

@@ -120,6 +120,9 @@ export const sandboxBindingSchema = z
     code: z.string().min(1).optional().meta({ description: "Inline JavaScript source" }),
     capabilities: capabilitiesSchema.optional(),
     map: outputMapSchema.optional(),
+    context: contextAccessSchema.optional().meta({
+      description: "ctx.context holds the read keys (a copy); ctx.setContext({...}) sets write keys",
+    }),
   })
   .refine((b) => (b.file === undefined) !== (b.code === undefined), {
     message: "a sandbox binding needs exactly one of 'file' or 'code'",

@@ -15,8 +15,11 @@ export interface ToolSpec {
 }
 
 export type ParentMessage =
-  /** Prepares the tool and runs it once with `args` (JSON text); without `args`, only prepares it. */
-  | { t: "run"; call: number; tool: ToolSpec; args?: string; timeoutMs: number }
+  /**
+   * Prepares the tool and runs it once with `args` (JSON text); without `args`, only prepares it. With
+   * `context` (JSON text) the tool gets ctx.context and ctx.setContext.
+   */
+  | { t: "run"; call: number; tool: ToolSpec; args?: string; context?: string; timeoutMs: number }
   /** Ends a run now: its isolate is disposed. */
   | { t: "stop"; call: number; reason: "timeout" | "cancelled" }
   /** The answer to a capability request. */
@@ -72,7 +75,13 @@ const consoleLineSchema = z.strictObject({
 
 /** The JSON text the prelude's `invoke` returns, once parsed. */
 export const replySchema = z.discriminatedUnion("ok", [
-  z.strictObject({ ok: z.literal(true), value: z.unknown(), console: z.array(consoleLineSchema) }),
+  z.strictObject({
+    ok: z.literal(true),
+    value: z.unknown(),
+    console: z.array(consoleLineSchema),
+    /** What the tool passed to ctx.setContext, merged: only for a run given a context. */
+    context: z.record(z.string(), z.unknown()).optional(),
+  }),
   z.strictObject({
     ok: z.literal(false),
     console: z.array(consoleLineSchema),

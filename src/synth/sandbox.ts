@@ -57,11 +57,15 @@ export interface SandboxRunRequest {
   capabilities?: Capabilities;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** The session context keys the tool may read, as `ctx.context` (a copy); also offers ctx.setContext. */
+  context?: Record<string, unknown>;
 }
 
 export interface SandboxRunResult {
   value: unknown;
   console: ConsoleLine[];
+  /** What the tool passed to ctx.setContext, merged; only when the run was given a context. */
+  contextChanges?: Record<string, unknown>;
 }
 
 /** A host process as operators and tests see it. */
@@ -84,6 +88,7 @@ interface ToolEntry {
 interface PendingCall extends HostedCall {
   entry: ToolEntry;
   args: string | undefined;
+  context: string | undefined;
   timeoutMs: number;
   host: SandboxHost | undefined;
   settled: boolean;
@@ -145,8 +150,10 @@ export class Sandbox {
     if (this.closed) throw new SandboxError("closed", "the sandbox is closed");
     const timeoutMs = request.timeoutMs ?? this.defaultTimeoutMs;
     let argsJson: string;
+    let contextJson: string | undefined;
     try {
       argsJson = JSON.stringify(request.args ?? {});
+      contextJson = request.context === undefined ? undefined : JSON.stringify(request.context);
     } catch (error) {
       throw new SandboxError("input", `the arguments are not JSON: ${(error as Error).message}`);
     }
@@ -159,6 +166,7 @@ export class Sandbox {
       argsJson,
       timeoutMs,
       request.signal,
+      contextJson,
     )) as SandboxRunResult;
   }
 
@@ -218,6 +226,7 @@ export class Sandbox {
     args: string | undefined,
     timeoutMs: number,
     signal: AbortSignal | undefined,
+    context?: string,
   ): Promise<SandboxRunResult | undefined> {
     this.fillPool();
     return new Promise((resolve, reject) => {
@@ -228,6 +237,7 @@ export class Sandbox {
         entry,
         capabilities,
         args,
+        context,
         timeoutMs,
         host: undefined,
         settled: false,
@@ -308,7 +318,12 @@ export class Sandbox {
       call.host?.kill(reason);
       return call.lost(reason);
     }
-    if (reply.ok) return call.settle({ value: reply.value, console: reply.console });
+    if (reply.ok)
+      return call.settle(
+        reply.context === undefined
+          ? { value: reply.value, console: reply.console }
+          : { value: reply.value, console: reply.console, contextChanges: reply.context },
+      );
     const { stage, name, message: text, line, column } = reply.error;
     const position =
       line === undefined || column === undefined ? {} : { line, column: authorColumn(line, column) };
@@ -365,6 +380,7 @@ export class Sandbox {
         tool: call.entry.spec,
         timeoutMs: call.timeoutMs,
         ...(call.args === undefined ? {} : { args: call.args }),
+        ...(call.context === undefined ? {} : { context: call.context }),
       });
     }
   }

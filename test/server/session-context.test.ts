@@ -66,6 +66,20 @@ before(async () => {
         context: { read: ["location"] },
       },
     },
+    {
+      name: "count_visits",
+      description: "Counts this session's visits in a sandboxed tool",
+      inputSchema: { type: "object", properties: {} },
+      binding: {
+        type: "sandbox",
+        code: `async function count_visits(args, ctx) {
+          const visits = (ctx.context.visits ?? 0) + 1;
+          ctx.setContext({ visits });
+          return { visits, location: ctx.context.location ?? null };
+        }`,
+        context: { read: ["visits"], write: ["visits"] },
+      },
+    },
   ]);
   service = await startService({
     catalog,
@@ -112,6 +126,19 @@ test("HTTP: a change is seen by the next batch of the same session only", async 
   // Two changes in one batch apply in call order.
   await execute([setLocation("Faro"), setLocation("Braga")], "trip-1");
   assert.equal(await cityIn("trip-1"), "Braga");
+});
+
+test("HTTP: a sandboxed tool reads ctx.context and its ctx.setContext reaches the next batch", async () => {
+  const visits = async (sessionId: string) =>
+    (await execute([{ name: "count_visits" }], sessionId))[0]?.output as unknown as {
+      visits: number;
+      location: unknown;
+    };
+  await execute([setLocation("Sintra")], "sandboxed");
+  assert.deepEqual(await visits("sandboxed"), { visits: 1, location: null }, "location is not declared");
+  assert.equal((await visits("sandboxed")).visits, 2);
+  assert.equal((await visits("other")).visits, 1);
+  assert.equal((await visits("sandboxed")).visits, 3);
 });
 
 test("HTTP: a context that would outgrow its bound keeps its old value, and the batch is told", async () => {

@@ -57,7 +57,7 @@ export type RequestSender = (req: number, capability: string, json: string) => v
 /** One isolate with one prepared context for one tool; runs one call at a time. */
 export class WarmIsolate {
   readonly isolate: ivm.Isolate;
-  private readonly invoke: ivm.Reference<(argsJson: string) => Promise<string>>;
+  private readonly invoke: ivm.Reference<(argsJson: string, contextJson?: string) => Promise<string>>;
   private readonly settle: ivm.Reference<unknown>;
   /** Where the running call's capability requests go; nowhere between calls. */
   sender: RequestSender | undefined;
@@ -66,7 +66,7 @@ export class WarmIsolate {
 
   private constructor(
     isolate: ivm.Isolate,
-    invoke: ivm.Reference<(argsJson: string) => Promise<string>>,
+    invoke: ivm.Reference<(argsJson: string, contextJson?: string) => Promise<string>>,
     settle: ivm.Reference<unknown>,
   ) {
     this.isolate = isolate;
@@ -110,17 +110,22 @@ export class WarmIsolate {
     const invoke = (await setup.apply(undefined, [tool.name], {
       result: { reference: true },
       timeout: SETUP_TIMEOUT_MS,
-    })) as ivm.Reference<(argsJson: string) => Promise<string>>;
+    })) as ivm.Reference<(argsJson: string, contextJson?: string) => Promise<string>>;
     setup.release();
     warm = new WarmIsolate(isolate, invoke, settle);
     return warm;
   }
 
   /** Runs one call; resolves with the prelude's reply (JSON text). */
-  async call(argsJson: string, timeoutMs: number, sender: RequestSender): Promise<string> {
+  async call(
+    argsJson: string,
+    contextJson: string | undefined,
+    timeoutMs: number,
+    sender: RequestSender,
+  ): Promise<string> {
     this.sender = sender;
     try {
-      return (await this.invoke.apply(undefined, [argsJson], {
+      return (await this.invoke.apply(undefined, [argsJson, contextJson], {
         arguments: { copy: true },
         result: { promise: true, copy: true },
         timeout: timeoutMs,

@@ -99,8 +99,11 @@ async function run(message: Extract<ParentMessage, { t: "run" }>): Promise<void>
   }
   running.set(call, isolate);
   try {
-    const json = await isolate.call(message.args, message.timeoutMs, (req, capability, request) =>
-      send({ t: "request", call, req, capability, json: request }),
+    const json = await isolate.call(
+      message.args,
+      message.context,
+      message.timeoutMs,
+      (req, capability, request) => send({ t: "request", call, req, capability, json: request }),
     );
     send({ t: "result", call, json });
   } catch (error) {
