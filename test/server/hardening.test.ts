@@ -136,7 +136,13 @@ test("/mcp refuses a foreign Origin even with a valid key; its own origin passes
     "content-type": "application/json",
     accept: "application/json, text/event-stream",
   };
-  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+  // An initialize: /mcp keeps sessions, so a session's first request opens it.
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "1" } },
+  });
   assertShape(
     await raw(keyed, "POST", "/mcp", { ...mcp, origin: "http://evil.example" }, body),
     403,
