@@ -5,8 +5,8 @@ import { Gauge } from "prom-client";
 import { OVERLAY_KEY, type ToolRegistry } from "../catalog/index.ts";
 import type { Logger } from "../config/index.ts";
 import type { CallResult, Dispatcher } from "../dispatch/index.ts";
+import { openSharedState, type SharedState, type StoreHealth, shareBreakers } from "../hot-state/index.ts";
 import type { RouterEmbedder } from "../router/index.ts";
-import { openSharedState, type SharedState, type StoreHealth, shareBreakers } from "../shared/index.ts";
 import {
   type DataStore,
   FileStore,

@@ -157,7 +157,7 @@ export async function openSwitchboard(
   });
   await dispatcher.ready();
   // Session contexts stay in this process. For replicas that serve one session behind a load balancer, a
-  // Redis SessionStore (GET; SET with PX) belongs beside the shared state of src/shared, handed out here by
+  // Redis SessionStore (GET; SET with PX) belongs beside the shared state of src/hot-state, handed out here by
   // scale-out.ts when SWITCHBOARD_REDIS_URL is set.
   const sessions = new SessionContexts(memorySessionStore(SESSION_STORE), SESSION_BOUNDS);
   const metrics = new Metrics(() => dispatcher.breakers());

@@ -17,7 +17,7 @@ export interface CacheHit {
   fresh: boolean;
 }
 
-/** Where answers stored here are also sent: the other replicas' caches (src/shared), when there are any. */
+/** Where answers stored here are also sent: the other replicas' caches (src/hot-state), when there are any. */
 export interface CacheLink {
   publish(key: string, output: unknown, provider: string, ttlMs: number, staleMs: number): void;
 }

@@ -10,7 +10,7 @@ import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/se
 import Fastify, { type FastifyReply, LogController } from "fastify";
 import type { Switchboard } from "../app/index.ts";
 import { type Logger, VERSION } from "../config/index.ts";
-import { connectRedis, startRedis } from "../shared/index.ts";
+import { connectRedis, startRedis } from "../hot-state/index.ts";
 import { type Access, AuthError, Authenticator, type Caller, type Keys } from "./auth.ts";
 import { Drain } from "./drain.ts";
 import { createMcpServer } from "./mcp.ts";
