@@ -7,6 +7,7 @@ import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { down, missingBinaries, up } from "../scripts/services.ts";
 import { type Service, startService, tempDir } from "../test/server/harness.ts";
+import { ROUTE_QUERIES } from "./route-queries.ts";
 
 const { values } = parseArgs({ options: { requests: { type: "string", default: "2000" } } });
 const requests = Number(values.requests);
@@ -14,17 +15,6 @@ if (!Number.isInteger(requests) || requests <= 0)
   throw new Error("--requests must be a positive whole number");
 const missing = missingBinaries();
 if (missing) throw new Error(missing);
-
-const QUERIES = [
-  "I want my money back for order 1234",
-  "what's the weather in Paris tomorrow",
-  "convert 5 miles to kilometres",
-  "how many words are in this paragraph",
-  "reset my password",
-  "where is my parcel",
-  "hash this string with sha256",
-  "add 30 days to 2024-01-31",
-];
 
 const folder = await tempDir("bench-services");
 const urls = await up(folder);
@@ -59,13 +49,13 @@ try {
   });
   started.push(shared);
   // Warm-up: each query once through each replica (the embedder caches recent queries in both).
-  for (const query of QUERIES) {
+  for (const query of ROUTE_QUERIES) {
     await route(local.url, query);
     await route(shared.url, query);
   }
   const timings = { local: [] as number[], shared: [] as number[] };
   for (let i = 0; i < requests; i++) {
-    const query = `${QUERIES[i % QUERIES.length]} ${i}`;
+    const query = `${ROUTE_QUERIES[i % ROUTE_QUERIES.length]} ${i}`;
     // Alternating which goes first, so neither always follows the other's work.
     if (i % 2 === 0) {
       timings.local.push(await route(local.url, query));

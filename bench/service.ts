@@ -9,6 +9,7 @@ import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { ROUTE_QUERIES } from "./route-queries.ts";
 
 interface CannonResult {
   requests: { average: number; total: number };
@@ -37,17 +38,6 @@ const duration = Number(values.duration);
 if (!Number.isFinite(duration) || duration <= 0)
   throw new Error("--duration must be a positive number of seconds");
 const toolArgs = JSON.parse(values.args) as Record<string, unknown>;
-
-const QUERIES = [
-  "I want my money back for order 1234",
-  "what's the weather in Paris tomorrow",
-  "convert 5 miles to kilometres",
-  "how many words are in this paragraph",
-  "reset my password",
-  "where is my parcel",
-  "hash this string with sha256",
-  "add 30 days to 2024-01-31",
-];
 
 async function startService(data: string): Promise<{ url: string; stop(): Promise<void> }> {
   const child = spawn(
@@ -101,7 +91,7 @@ async function memory(url: string): Promise<Memory> {
 
 function requestsFor(path: string): object[] {
   if (path === "/v1/route")
-    return QUERIES.map((query) => ({ method: "POST", path, body: JSON.stringify({ query, topK: 5 }) }));
+    return ROUTE_QUERIES.map((query) => ({ method: "POST", path, body: JSON.stringify({ query, topK: 5 }) }));
   return [
     {
       method: "POST",
