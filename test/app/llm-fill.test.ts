@@ -2,12 +2,11 @@
 // the request carries the tool's strict schema as structured output, a reply that breaks the schema is
 // fed back once with its problems, and a null for a required value stays missing instead of a guess.
 import assert from "node:assert/strict";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { after, before, test } from "node:test";
 import { fillWithLlm } from "../../src/app/route-and-execute/llm-fill.ts";
 import type { Tool } from "../../src/catalog/index.ts";
 import { fillArguments } from "../../src/intent/index.ts";
+import { type ChatStandIn, startChatStandIn } from "../fixtures/chat-stand-in.ts";
 
 const tool: Tool = {
   name: "convert_units",
@@ -25,29 +24,17 @@ const tool: Tool = {
   },
 };
 
-// biome-ignore lint/suspicious/noExplicitAny: request bodies as the stand-in received them
-const received: any[] = [];
 let replies: string[] = [];
-let server: Server;
+let llm: ChatStandIn;
 let baseUrl: string;
+// biome-ignore lint/suspicious/noExplicitAny: request bodies as the stand-in received them
+let received: any[];
 
 before(async () => {
-  server = createServer((request, response) => {
-    let body = "";
-    request.on("data", (chunk) => {
-      body += chunk;
-    });
-    request.on("end", () => {
-      received.push(JSON.parse(body));
-      const content = replies.shift() ?? "{}";
-      response.setHeader("content-type", "application/json");
-      response.end(JSON.stringify({ choices: [{ message: { role: "assistant", content } }] }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  llm = await startChatStandIn(() => replies.shift() ?? "{}");
+  ({ baseUrl, received } = llm);
 });
-after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+after(() => llm.close());
 
 test("a reply that breaks the schema is fed back once; the corrected one fills the call", async () => {
   received.length = 0;

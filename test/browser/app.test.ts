@@ -3,17 +3,16 @@
 // report, and the registered tool extracts the page's items. A Switchboard without Chromium refuses to
 // register a tool that asks for the browser, saying how to install it.
 import assert from "node:assert/strict";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { after, before, it } from "node:test";
 import { AppError, configFrom, openSwitchboard, type Switchboard } from "../../src/app/index.ts";
 import { createLogger, readEnv } from "../../src/config/index.ts";
 import { type Sites, startSites } from "../fixtures/browser-sites.ts";
+import { type ChatStandIn, startChatStandIn } from "../fixtures/chat-stand-in.ts";
 import { fixtureTools } from "../server/fixture-tools.ts";
 import { tempDir, writeCatalog } from "../server/harness.ts";
 
 let sites: Sites;
-let llm: Server;
+let llm: ChatStandIn;
 let app: Switchboard;
 const prompts: string[] = [];
 
@@ -26,33 +25,24 @@ const TOOL_CODE = `async function spa_top_stories(args, ctx) {
 
 before(async () => {
   sites = await startSites();
-  llm = createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk) => {
-      body += chunk;
-    });
-    req.on("end", () => {
-      const messages = (JSON.parse(body) as { messages: { content: string }[] }).messages;
-      prompts.push(messages.map((m) => m.content).join("\n"));
-      const proposal = {
-        name: "spa_top_stories",
-        description: "The top stories of the stand-in news app, rendered by its script.",
-        inputSchema: {
-          type: "object",
-          properties: { url: { type: "string" }, limit: { type: "integer" } },
-          required: ["url", "limit"],
-        },
-        code: TOOL_CODE,
-      };
-      res.setHeader("content-type", "application/json");
-      res.end(JSON.stringify({ choices: [{ message: { content: JSON.stringify(proposal) } }] }));
-    });
+  llm = await startChatStandIn(({ messages }) => {
+    prompts.push(messages.map((m) => m.content).join("\n"));
+    const proposal = {
+      name: "spa_top_stories",
+      description: "The top stories of the stand-in news app, rendered by its script.",
+      inputSchema: {
+        type: "object",
+        properties: { url: { type: "string" }, limit: { type: "integer" } },
+        required: ["url", "limit"],
+      },
+      code: TOOL_CODE,
+    };
+    return JSON.stringify(proposal);
   });
-  await new Promise<void>((resolve) => llm.listen(0, "127.0.0.1", resolve));
   const catalog = await writeCatalog(fixtureTools("http://127.0.0.1:9"));
   const env = readEnv({
     SWITCHBOARD_EGRESS_ALLOW: "127.0.0.1",
-    SWITCHBOARD_LLM_BASE_URL: `http://127.0.0.1:${(llm.address() as AddressInfo).port}/v1`,
+    SWITCHBOARD_LLM_BASE_URL: llm.baseUrl,
     SWITCHBOARD_LLM_MODEL: "stand-in",
   });
   app = await openSwitchboard(configFrom(env, { catalog, data: await tempDir("browser-app") }), {
