@@ -149,6 +149,10 @@ export function classify(error: unknown, extra?: ErrorRules): Classified {
   // The sandbox host running the call died (src/synth/sandbox.ts); not retried: the same code would
   // most likely take the next host down too.
   if (links[0]?.code === "SANDBOX_CRASHED") return { class: "sandbox_crashed" };
+  // The sandbox stopped the run at the tool's timeout, the same deadline the dispatcher's own timeout
+  // stage holds: whichever fires first, the call timed out. (The sandbox provider blames it on the
+  // caller, so it is still neither retried nor counted against the breaker.)
+  if (links[0]?.code === "SANDBOX_TIMEOUT") return { class: "timeout" };
   for (const rules of rulesFor(extra)) {
     for (const link of links) {
       const cls = matchOne(rules, link);
