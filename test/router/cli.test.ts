@@ -153,3 +153,12 @@ test("bad input: empty query, unknown embedder, empty catalog", async () => {
   assert.equal(noTools.code, 1);
   assert.match(noTools.stderr, /no tools/);
 });
+
+test("the shipped index of the bundled catalog is current: a fresh data folder embeds nothing", async () => {
+  const fresh = join(data, "bundled");
+  const result = await run(["index", "--data", fresh, "--json"]);
+  assert.equal(result.code, 0, result.stderr);
+  const opened = JSON.parse(result.stdout);
+  assert.equal(opened.seeded, true);
+  assert.equal(opened.embedded, 0, "the catalog changed since prebuilt/ was made: run npm run build:index");
+});
