@@ -50,6 +50,7 @@ export {
   toolListResponseSchema,
   toolResponseSchema,
 } from "./responses.ts";
+export { MAX_ANSWER_CHARS } from "./route-and-execute/ask.ts";
 export {
   judge,
   type LabelledRequest,
@@ -62,8 +63,12 @@ export { type OpenOptions, openSwitchboard } from "./switchboard.ts";
 export {
   AppError,
   type AppErrorCode,
+  type AskUser,
   type CallResult,
+  type InputAnswer,
+  type InputRequest,
   type ReadyReport,
+  type RouteAndExecuteOptions,
   type RouteAndExecuteResponse,
   type RoutedTool,
   type RouteResponse,

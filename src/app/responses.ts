@@ -104,7 +104,7 @@ const registeredToolSchema = z.looseObject({ name: z.string() }).meta({ descript
 // One step of a route-and-execute answer: the kinds are fixed, their fields documented loosely (the route
 // step's candidates, the arguments filled, the validation issues, the execution's call result).
 const stepSchema = z.looseObject({
-  step: z.enum(["route", "arguments", "split", "validate", "execute", "synthesize", "register"]),
+  step: z.enum(["route", "arguments", "split", "validate", "execute", "synthesize", "register", "elicit"]),
   tool: z.string().optional(),
   ok: z.boolean().optional(),
   result: callResultSchema.optional(),

@@ -62,6 +62,7 @@ import {
   type CallResult,
   type ExecuteOptions,
   type ReadyReport,
+  type RouteAndExecuteOptions,
   type RouteAndExecuteResponse,
   type RouteResponse,
   type Step,
@@ -410,7 +411,7 @@ export async function openSwitchboard(
   /** Every call the request runs (one per intent) runs in `session`, in turn, so each sees the last's changes. */
   const routeAndExecute = (
     request: RouteAndExecuteRequest,
-    { session }: Pick<ExecuteOptions, "session"> = {},
+    { session, ask }: RouteAndExecuteOptions = {},
   ): Promise<RouteAndExecuteResponse> =>
     answerRequest(request, {
       route,
@@ -418,6 +419,7 @@ export async function openSwitchboard(
       run: (tool, args, steps) => runValidated(tool, args, steps, session),
       noMatch: (unmatched, steps) => synthesizeAndRun(unmatched, steps, session),
       ...(config.llm ? { llm: config.llm } : {}),
+      ...(ask ? { ask } : {}),
     });
 
   const feedbackGate = new FeedbackGate(store, config.feedbackQuorum);

@@ -53,7 +53,36 @@ export type Step =
   | { step: "execute"; result: CallResult }
   | { step: "synthesize"; ok: true; tool: string; rounds: number }
   | { step: "synthesize"; ok: false; stage: SynthesisStage; errors: SynthesisIssue[] }
-  | { step: "register"; tool: string; version: number };
+  | { step: "register"; tool: string; version: number }
+  | {
+      step: "elicit";
+      tool: string;
+      fields: string[];
+      action: InputAnswer["action"];
+      /** not_asked/unanswered: why; accept: what was wrong with the answer, if anything. */
+      detail?: string;
+      problems?: string[];
+    };
+
+/** What route-and-execute puts to the user when a value is missing (over MCP: an elicitation). */
+export interface InputRequest {
+  tool: string;
+  missing: MissingField[];
+  question: string;
+  /** Asked again: what was wrong with the previous answer. */
+  refused?: string[];
+}
+
+/**
+ * The user's answer. decline/cancel: they chose not to give it; unanswered: the client failed or did not
+ * answer in time; not_asked: the missing values cannot be asked for this way (say, an array).
+ */
+export type InputAnswer =
+  | { action: "accept"; content: Record<string, unknown> }
+  | { action: "decline" | "cancel" }
+  | { action: "unanswered" | "not_asked"; detail: string };
+
+export type AskUser = (request: InputRequest) => Promise<InputAnswer>;
 
 export interface RouteAndExecuteResponse {
   /**
@@ -102,6 +131,11 @@ export interface ExecuteOptions {
   session?: string;
 }
 
+export interface RouteAndExecuteOptions extends Pick<ExecuteOptions, "session"> {
+  /** Asks the user for missing values instead of answering needs_input at once (MCP elicitation). */
+  ask?: AskUser;
+}
+
 export interface Switchboard {
   /** Resolves once the index is open (opening it if it was deferred): routing answers without waiting. */
   ready(): Promise<ReadyReport>;
@@ -109,7 +143,7 @@ export interface Switchboard {
   execute(calls: ToolCall[], options?: ExecuteOptions): Promise<CallResult[]>;
   routeAndExecute(
     request: RouteAndExecuteRequest,
-    options?: Pick<ExecuteOptions, "session">,
+    options?: RouteAndExecuteOptions,
   ): Promise<RouteAndExecuteResponse>;
   synthesize(request: SynthesizeRequest): Promise<SynthesisResponse>;
   listTools(): Tool[];

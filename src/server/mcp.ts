@@ -1,13 +1,21 @@
-// The MCP face of Switchboard: a whole catalog behind three tools. Input validation is the SDK's: a call
+// The MCP face of Switchboard: a whole catalog behind four tools. Input validation is the SDK's: a call
 // whose arguments fail the zod schema comes back as a tool result with isError: true (not a protocol
 // error), as the 2025-11-25 specification asks, so the model can correct itself. The same holds for
-// Switchboard's own errors (unknown tool, invalid arguments of the routed tool).
+// Switchboard's own errors (unknown tool, invalid arguments of the routed tool). route_and_execute asks
+// the user for a missing value by elicitation when the client declared it can (elicitation.ts).
 import { randomUUID } from "node:crypto";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { routeRequestSchema, type Switchboard, synthesizeRequestSchema } from "../app/index.ts";
+import {
+  type RouteAndExecuteResponse,
+  routeAndExecuteRequestSchema,
+  routeRequestSchema,
+  type Switchboard,
+  synthesizeRequestSchema,
+} from "../app/index.ts";
 import { VERSION } from "../config/index.ts";
+import { elicitingAsker } from "./elicitation.ts";
 
 export interface McpOptions {
   /** Whether synthesize_tool is offered: only to maintainers over HTTP; always over stdio (local user). */
@@ -83,7 +91,8 @@ export function createMcpServer(app: Switchboard | Promise<Switchboard>, options
     {
       instructions:
         "Call search_tools with what you want to do, pick a tool from its answer, then call_tool with that " +
-        "tool's name and arguments. If nothing fits, synthesize_tool can create one.",
+        "tool's name and arguments; or let route_and_execute pick the tool and fill its arguments from your " +
+        "words. If nothing fits, synthesize_tool can create one.",
     },
   );
 
@@ -119,6 +128,35 @@ export function createMcpServer(app: Switchboard | Promise<Switchboard>, options
         session: sessionOf(extra.sessionId),
       });
       return callResult(call, call?.status !== "completed");
+    },
+  );
+
+  // The MCP session is the context's session: a sessionId in the arguments would name another one.
+  const routeAndExecuteArguments = routeAndExecuteRequestSchema.omit({ sessionId: true });
+  const failed = new Set<RouteAndExecuteResponse["status"]>([
+    "failed",
+    "invalid_arguments",
+    "synthesis_failed",
+  ]);
+  server.registerTool(
+    "route_and_execute",
+    {
+      title: "Route and execute",
+      description:
+        "Say what you want in plain words (with arguments if you have them): the best tool is picked, its " +
+        "arguments are filled from the request, and it runs. Every step is returned. A missing value is " +
+        "asked of the user when the client supports elicitation; otherwise the answer is needs_input with " +
+        "the missing fields and a question.",
+      inputSchema: routeAndExecuteArguments,
+      annotations: { openWorldHint: true },
+    },
+    async (args, extra) => {
+      const canElicit = server.server.getClientCapabilities()?.elicitation?.form !== undefined;
+      const answer = await (await app).routeAndExecute(args, {
+        session: sessionOf(extra.sessionId),
+        ...(canElicit ? { ask: elicitingAsker(extra) } : {}),
+      });
+      return callResult(answer, failed.has(answer.status));
     },
   );
 

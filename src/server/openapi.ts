@@ -58,7 +58,7 @@ function publicPaths(components: Components): Record<string, Record<string, unkn
     },
     "/mcp": {
       post: {
-        summary: "MCP Streamable HTTP endpoint (search_tools, call_tool, synthesize_tool)",
+        summary: "MCP Streamable HTTP endpoint (search_tools, call_tool, route_and_execute, synthesize_tool)",
         responses: { 200: { description: "JSON-RPC response" } },
       },
     },

@@ -63,9 +63,14 @@ function json(result: Awaited<ReturnType<Client["callTool"]>>): any {
   return JSON.parse(first?.text ?? "null");
 }
 
-test("stdio: three tools; search, call and synthesize work end to end", async () => {
+test("stdio: four tools; search, call and synthesize work end to end", async () => {
   const { tools } = await stdio.listTools();
-  assert.deepEqual(tools.map((t) => t.name).sort(), ["call_tool", "search_tools", "synthesize_tool"]);
+  assert.deepEqual(tools.map((t) => t.name).sort(), [
+    "call_tool",
+    "route_and_execute",
+    "search_tools",
+    "synthesize_tool",
+  ]);
 
   const search = await stdio.callTool({
     name: "search_tools",
@@ -132,7 +137,7 @@ test("Streamable HTTP: an agent key gets search and call, a maintainer key also 
   const agent = await httpClient("mcp-agent");
   try {
     const names = (await agent.listTools()).tools.map((t) => t.name).sort();
-    assert.deepEqual(names, ["call_tool", "search_tools"]);
+    assert.deepEqual(names, ["call_tool", "route_and_execute", "search_tools"]);
     const words = await agent.callTool({
       name: "call_tool",
       arguments: { name: "count_words", arguments: { text: "a b c d" } },
@@ -144,7 +149,7 @@ test("Streamable HTTP: an agent key gets search and call, a maintainer key also 
   const maintainer = await httpClient("mcp-maintainer");
   try {
     const names = (await maintainer.listTools()).tools.map((t) => t.name).sort();
-    assert.deepEqual(names, ["call_tool", "search_tools", "synthesize_tool"]);
+    assert.deepEqual(names, ["call_tool", "route_and_execute", "search_tools", "synthesize_tool"]);
   } finally {
     await maintainer.close();
   }

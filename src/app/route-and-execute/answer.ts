@@ -17,7 +17,8 @@ import {
 } from "../../intent/index.ts";
 import { type LlmConfig, LlmError } from "../../synth/index.ts";
 import type { RouteAndExecuteRequest, RouteRequest } from "../requests.ts";
-import type { RouteAndExecuteResponse, RouteResponse, Step } from "../types.ts";
+import type { AskUser, RouteAndExecuteResponse, RouteResponse, Step } from "../types.ts";
+import { askForMissing } from "./ask.ts";
 import { fillWithLlm } from "./llm-fill.ts";
 
 export interface AnswerDeps {
@@ -29,6 +30,8 @@ export interface AnswerDeps {
   noMatch(request: RouteAndExecuteRequest, steps: Step[]): Promise<RouteAndExecuteResponse>;
   /** When configured, the LLM fills the arguments the agent did not send. */
   llm?: LlmConfig;
+  /** When the caller can, the user is asked for missing values before needs_input is answered. */
+  ask?: AskUser;
 }
 
 const CANDIDATES = 8;
@@ -222,7 +225,12 @@ async function answerOne(
     agentFields.has(i.path.split(".")[0] ?? ""),
   );
   if (agentIssues.length > 0) return deps.run(tool, fill.arguments, steps);
-  const missing = [...fill.missing, ...(fill.missing.length === 0 ? failedQueryValues(tool, fill) : [])];
+  let missing = [...fill.missing, ...(fill.missing.length === 0 ? failedQueryValues(tool, fill) : [])];
+  if (missing.length > 0 && deps.ask) {
+    const asked = await askForMissing(tool, fill.arguments, missing, deps.ask, steps);
+    if ("arguments" in asked) return deps.run(tool, asked.arguments, steps);
+    missing = asked.missing;
+  }
   if (missing.length > 0)
     return {
       status: "needs_input",

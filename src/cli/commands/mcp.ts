@@ -10,9 +10,9 @@ const usage = `
 Usage:
   switchboard mcp [--data DIR] [--catalog PATH]
 
-Serves the whole catalog to an MCP client over stdio through three tools: search_tools (route),
-call_tool (execute through the dispatcher) and synthesize_tool. Stdout carries only the protocol; logs go
-to stderr. The same server is reachable over Streamable HTTP at /mcp of \`switchboard serve\`.
+Serves the whole catalog to an MCP client over stdio through four tools: search_tools (route),
+call_tool (execute through the dispatcher), route_and_execute (asking the user for a missing value when
+the client supports elicitation) and synthesize_tool. Stdout carries only the protocol; logs go to stderr. The same server is reachable over Streamable HTTP at /mcp of \`switchboard serve\`.
 
 Example client configuration:
   { "command": "npx", "args": ["switchboard", "mcp"], "cwd": "/path/to/switchboard" }
@@ -22,7 +22,7 @@ const flags = { data: { type: "string" }, catalog: { type: "string" } } as const
 const optionsSchema = z.object({ data: z.string().min(1).optional(), catalog: z.string().min(1).optional() });
 
 export const command: Command = {
-  summary: "Start the MCP stdio server (search_tools, call_tool, synthesize_tool)",
+  summary: "Start the MCP stdio server (search_tools, call_tool, route_and_execute, synthesize_tool)",
   usage,
   async run(argv) {
     const { options } = parseCommand(argv, flags, optionsSchema);
