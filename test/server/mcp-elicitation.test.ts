@@ -19,6 +19,8 @@ import { CLI, call, ROOT, type Service, startService, tempDir } from "./harness.
 
 const NAMES = ["current_time", "convert_timezone", "statistics_summary", "convert_units"];
 const ATLANTIS = "what time is it in Atlantis";
+/** The first call over stdio waits for the index to be built: the SDK's 60 s default is short on a busy machine. */
+const SLOW_CALL_MS = 300_000;
 
 /** The user behind an eliciting client: each question gets the next scripted reply, all are recorded. */
 interface User {
@@ -80,6 +82,10 @@ before(async () => {
   );
   const starting = startService({ catalog });
   [, service] = await Promise.all([connecting, starting]);
+  // Both sandbox hosts started before the tests, so no first run meets a cold start within its time limit.
+  const warm = { name: "current_time", arguments: { timezone: "UTC" } };
+  await stdio.callTool({ name: "call_tool", arguments: warm }, undefined, { timeout: SLOW_CALL_MS });
+  await call(service, "POST", "/v1/execute", { body: { calls: [{ id: "warm", ...warm }] } });
 });
 
 after(async () => {
@@ -89,7 +95,9 @@ after(async () => {
 
 // biome-ignore lint/suspicious/noExplicitAny: parsed JSON answers, checked field by field by the assertions
 async function routeAndExecute(client: Client, query: string): Promise<any> {
-  const result = await client.callTool({ name: "route_and_execute", arguments: { query } });
+  const result = await client.callTool({ name: "route_and_execute", arguments: { query } }, undefined, {
+    timeout: SLOW_CALL_MS,
+  });
   return result.structuredContent;
 }
 
@@ -122,7 +130,11 @@ test("accept: the elicited time zone is checked, merged and the tool runs", asyn
 test("decline or cancel: needs_input saying the user declined, not an error", async () => {
   for (const action of ["decline", "cancel"] as const) {
     user.replies = [() => ({ action })];
-    const result = await stdio.callTool({ name: "route_and_execute", arguments: { query: ATLANTIS } });
+    const result = await stdio.callTool(
+      { name: "route_and_execute", arguments: { query: ATLANTIS } },
+      undefined,
+      { timeout: SLOW_CALL_MS },
+    );
     assert.equal(result.isError, undefined);
     // biome-ignore lint/suspicious/noExplicitAny: parsed JSON answer
     const answer = result.structuredContent as any;
