@@ -180,6 +180,20 @@ test("a hostile answer (extra field, wrong type, huge string) is refused by name
   const wrongType = await routeAndExecute(stdio, ATLANTIS);
   assert.equal(wrongType.status, "needs_input");
   assert.match(wrongType.missing[0].reason, /^timezone must be string/);
+
+  const made = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`${"k".repeat(10_000)}${i}`, i]));
+  user.replies = [
+    () => ({ action: "accept", content: { timezone: "Asia/Tokyo", ...made } }),
+    () => ({ action: "accept", content: made }),
+  ];
+  const flooded = await routeAndExecute(stdio, ATLANTIS);
+  assert.equal(flooded.status, "needs_input");
+  assert.match(flooded.missing[0].reason, /^timezone was not given/);
+  assert.match(
+    elicitSteps(flooded)[0].problems[0],
+    /^the answer holds "k{64}…", .* and 95 more, which was not asked for$/,
+  );
+  assert.ok(JSON.stringify(flooded).length < 20_000, "made-up names are not echoed back whole");
 });
 
 test("a refused answer corrected on the second question runs", async () => {

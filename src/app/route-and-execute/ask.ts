@@ -11,6 +11,10 @@ const MAX_ASKS = 2;
 /** A value a person types; anything longer is refused before the schema sees it. */
 export const MAX_ANSWER_CHARS = 4096;
 
+/** Names the client made up are echoed in the answer: a few, each cut short. */
+const MAX_NAMED = 5;
+const quoted = (name: string) => JSON.stringify(name.length > 64 ? `${name.slice(0, 64)}…` : name);
+
 export type Asked = { arguments: Record<string, unknown> } | { missing: MissingField[] };
 
 const WHY_NOT_GIVEN: Record<Exclude<InputAnswer["action"], "accept" | "not_asked">, string> = {
@@ -35,11 +39,11 @@ function checkAnswer(
   const fields = new Set(asked.map((m) => m.field));
   const problems = new Map<string, string>();
   const extra = Object.keys(content).filter((key) => !fields.has(key));
-  if (extra.length > 0)
-    problems.set(
-      "",
-      `the answer holds ${extra.map((k) => JSON.stringify(k)).join(", ")}, which was not asked for`,
-    );
+  if (extra.length > 0) {
+    const named = extra.slice(0, MAX_NAMED).map(quoted).join(", ");
+    const more = extra.length > MAX_NAMED ? ` and ${extra.length - MAX_NAMED} more` : "";
+    problems.set("", `the answer holds ${named}${more}, which was not asked for`);
+  }
   const merged = { ...args };
   for (const field of fields) {
     const value = Object.hasOwn(content, field) ? content[field] : undefined;
