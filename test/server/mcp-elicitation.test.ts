@@ -206,6 +206,19 @@ test("a refused answer corrected on the second question runs", async () => {
   assert.equal(answer.result.output.zone, "Europe/Paris");
 });
 
+test("each intent of a request asks for its own missing value", async () => {
+  user.asked = [];
+  user.replies = [() => ({ action: "accept", content: { timezone: "Asia/Tokyo" } })];
+  const answer = await routeAndExecute(stdio, `${ATLANTIS} and convert 5 km to miles`);
+  assert.equal(answer.status, "completed", JSON.stringify(answer));
+  assert.deepEqual(
+    answer.intents.map((i: { tool: string }) => i.tool),
+    ["current_time", "convert_units"],
+  );
+  assert.equal(answer.intents[0].result.output.zone, "Asia/Tokyo");
+  assert.equal(user.asked.length, 1);
+});
+
 test("a client that fails to answer, or a field a form cannot hold, leaves needs_input", async () => {
   user.replies = [];
   const away = await routeAndExecute(stdio, ATLANTIS);
