@@ -59,8 +59,9 @@ export type Step =
       tool: string;
       fields: string[];
       action: InputAnswer["action"];
-      /** not_asked/unanswered: why; accept: what was wrong with the answer, if anything. */
+      /** not_asked/unanswered: why. */
       detail?: string;
+      /** accept: why the answer was refused, if it was. */
       problems?: string[];
     };
 
