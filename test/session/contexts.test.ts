@@ -3,7 +3,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { contextBytes, memorySessionStore, SessionContexts } from "../../src/session/index.ts";
+import {
+  contextBytes,
+  memorySessionStore,
+  SessionContexts,
+  type SessionStore,
+  SessionStoreUnavailableError,
+} from "../../src/session/index.ts";
 
 const store = () => memorySessionStore({ maxSessions: 100, maxTotalBytes: 100_000 });
 
@@ -121,4 +127,23 @@ test("the bound counts UTF-8 bytes of the context's JSON", async () => {
     bytes: Buffer.byteLength(text) + 6,
   });
   assert.deepEqual(await exact.get("x"), { city: "Zürich", n: 1 });
+});
+
+test("changes a store that went away could not keep come back as a warning with the results", async () => {
+  // A stand-in store that reads but cannot write, as a shared store lost between a batch's start and end.
+  const failing: SessionStore = {
+    async get() {
+      return { city: "Lisbon" };
+    },
+    async update() {
+      throw new SessionStoreUnavailableError("the session store (Redis) is unavailable: stand-in");
+    },
+  };
+  const sessions = new SessionContexts(failing, { maxContextBytes: 1000, ttlMs: 60_000 });
+  const run = await sessions.run("f", async (context) => {
+    context.city = "Porto";
+    return "ran";
+  });
+  assert.equal(run.value, "ran");
+  assert.match(run.warning ?? "", /not kept: the session store \(Redis\) is unavailable/);
 });
