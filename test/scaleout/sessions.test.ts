@@ -99,6 +99,16 @@ async function execute(
 const noteIn = async (service: Service, sessionId?: string, key = agent) =>
   (await execute(service, "recall_note", {}, sessionId, key)).output?.note;
 
+async function mcpClient(service: Service): Promise<Client> {
+  const client = new Client({ name: "replica-session-test", version: "1.0.0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${service.url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${agent}` } },
+    }),
+  );
+  return client;
+}
+
 describe("session contexts across replicas sharing Redis", { skip: skipWithoutServices() }, () => {
   let cluster: Cluster;
   let a: Service;
@@ -135,13 +145,8 @@ describe("session contexts across replicas sharing Redis", { skip: skipWithoutSe
     assert.equal(await noteIn(a, "big"), "small");
   });
 
-  test("an MCP session on one replica keeps its context in the shared store", async () => {
-    const client = new Client({ name: "replica-session-test", version: "1.0.0" });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${a.url}/mcp`), {
-        requestInit: { headers: { authorization: `Bearer ${agent}` } },
-      }),
-    );
+  test("an MCP session keeps its context in Redis; its transport stays on its replica", async () => {
+    const client = await mcpClient(a);
     const callTool = async (name: string, args: object = {}) => {
       const result = await client.callTool({ name: "call_tool", arguments: { name, arguments: args } });
       assert.equal(result.isError, undefined, JSON.stringify(result.content));
@@ -161,6 +166,18 @@ describe("session contexts across replicas sharing Redis", { skip: skipWithoutSe
       } finally {
         redis.disconnect();
       }
+      // The transport stays on A: B does not know the MCP session (docs/deploy.md: sticky routing).
+      const onB = await fetch(`${b.url}/mcp`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${agent}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-session-id": mcpSession as string,
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+      });
+      assert.equal(onB.status, 404);
       assert.equal(await noteIn(a, "trip"), "gate 14", "the HTTP session is untouched");
     } finally {
       await client.close();
@@ -169,6 +186,7 @@ describe("session contexts across replicas sharing Redis", { skip: skipWithoutSe
 
   test("Redis away: a session's calls answer 503 session_unavailable, others run; then recovery", async (t) => {
     await execute(a, "remember_note", { note: "before the restart" }, "restart");
+    const client = await mcpClient(a);
     await down(cluster.folder, "redis");
     try {
       await waitFor(
@@ -190,7 +208,14 @@ describe("session contexts across replicas sharing Redis", { skip: skipWithoutSe
       assert.equal(routed.status, 503, JSON.stringify(routed.body));
       assert.equal(routed.body.error.code, "session_unavailable");
       assert.equal(await noteIn(b), null, "a call without a session still runs");
+      const overMcp = await client.callTool({
+        name: "call_tool",
+        arguments: { name: "recall_note", arguments: {} },
+      });
+      assert.equal(overMcp.isError, true);
+      assert.match(JSON.stringify(overMcp.content), /session store \(Redis\) is unavailable/);
     } finally {
+      await client.close();
       await up(cluster.folder, "redis");
     }
     const backMs = await waitFor(
