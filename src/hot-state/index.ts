@@ -14,5 +14,5 @@ export {
   RedisIdempotencyStore,
 } from "./idempotency.ts";
 export { connectRedis, startRedis } from "./redis.ts";
-export { RedisSessionStore, sessionKey } from "./sessions.ts";
+export { RedisSessionStore, sessionRedisKey } from "./sessions.ts";
 export { openSharedState, type SharedState, type StoreHealth } from "./shared-state.ts";

@@ -23,7 +23,7 @@ const PREFIX = "switchboard:session:";
  * The Redis key of a session. The id is hashed, so what a caller sent (its session id) never forms a key
  * of its own choosing, and every key has the same length.
  */
-export function sessionKey(id: string): string {
+export function sessionRedisKey(id: string): string {
   return PREFIX + createHash("sha256").update(id).digest("hex");
 }
 
@@ -65,7 +65,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async get(id: string): Promise<Context | undefined> {
-    const fields = await this.#redis.hgetall(sessionKey(id)).catch(unavailable);
+    const fields = await this.#redis.hgetall(sessionRedisKey(id)).catch(unavailable);
     const entries = Object.entries(fields);
     if (entries.length === 0) return undefined;
     // Object.fromEntries defines own properties: a "__proto__" key stays a key.
@@ -81,7 +81,7 @@ export class RedisSessionStore implements SessionStore {
     }
     const [kept, bytes] = await this.#redis
       .switchboardSessionUpdate(
-        sessionKey(id),
+        sessionRedisKey(id),
         bounds.maxContextBytes,
         bounds.ttlMs,
         sets.length / 2,

@@ -7,7 +7,7 @@ import { after, before, describe, test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Redis } from "ioredis";
 import { down, type Services, up } from "../../scripts/services.ts";
-import { connectRedis, RedisSessionStore, sessionKey, startRedis } from "../../src/hot-state/index.ts";
+import { connectRedis, RedisSessionStore, sessionRedisKey, startRedis } from "../../src/hot-state/index.ts";
 import {
   contextBytes,
   memorySessionStore,
@@ -49,7 +49,7 @@ describe("the Redis session store", { skip: skipWithoutServices() }, () => {
     assert.deepEqual(await store.get("agent#0/trip:1"), value, "numbers and [] survive exactly");
     assert.equal(await store.get("agent#0/trip:2"), undefined);
     const keys = await redis.keys("switchboard:session:*");
-    assert.deepEqual(keys, [sessionKey("agent#0/trip:1")]);
+    assert.deepEqual(keys, [sessionRedisKey("agent#0/trip:1")]);
     assert.match(keys[0] as string, /^switchboard:session:[0-9a-f]{64}$/);
     await store.update("agent#0/trip:1", new Map(Object.keys(value).map((key) => [key, undefined])), bounds);
     assert.equal(await store.get("agent#0/trip:1"), undefined);
@@ -95,10 +95,10 @@ describe("the Redis session store", { skip: skipWithoutServices() }, () => {
     const store = new RedisSessionStore(redis);
     const short = { maxContextBytes: 1000, ttlMs: 400 };
     await store.update("short", set({ v: 1 }), short);
-    const ttl = await redis.pttl(sessionKey("short"));
+    const ttl = await redis.pttl(sessionRedisKey("short"));
     assert.ok(ttl > 0 && ttl <= 400, `PTTL ${ttl}`);
     await store.update("short", set({ v: 2 }), { ...short, ttlMs: 60_000 });
-    assert.ok((await redis.pttl(sessionKey("short"))) > 400, "renewed");
+    assert.ok((await redis.pttl(sessionRedisKey("short"))) > 400, "renewed");
     await store.update("short", set({ v: 3 }), short);
     await sleep(600);
     assert.equal(await store.get("short"), undefined);

@@ -8,7 +8,7 @@ import { after, before, describe, test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { down, up } from "../../scripts/services.ts";
-import { connectRedis, sessionKey, startRedis } from "../../src/hot-state/index.ts";
+import { connectRedis, sessionRedisKey, startRedis } from "../../src/hot-state/index.ts";
 import { writeCatalog } from "../server/harness.ts";
 import {
   type Cluster,
@@ -161,7 +161,7 @@ describe("session contexts across replicas sharing Redis", { skip: skipWithoutSe
       const redis = connectRedis(cluster.urls.redisUrl);
       await startRedis(redis);
       try {
-        const stored = await redis.hgetall(sessionKey(`agent#0/mcp:${mcpSession}`));
+        const stored = await redis.hgetall(sessionRedisKey(`agent#0/mcp:${mcpSession}`));
         assert.deepEqual(stored, { '"note"': '"over MCP"' });
       } finally {
         redis.disconnect();
