@@ -36,6 +36,8 @@ export interface SharedStateOptions {
   breakerHoldMs?: number;
   keepResultsMs?: number;
   runningClaimMs?: number;
+  /** How long a session context read or write may wait for Redis; 2 s by default. */
+  sessionTimeoutMs?: number;
 }
 
 export async function openSharedState<R>(options: SharedStateOptions): Promise<SharedState<R>> {
@@ -57,7 +59,12 @@ export async function openSharedState<R>(options: SharedStateOptions): Promise<S
   subscriber.on("error", () => undefined);
   const breakers = new RedisBreakerStateStore(redis, subscriber, replica, breakerHoldMs);
   const answers = new SharedAnswers(redis, subscriber, replica);
-  await Promise.all([startRedis(redis), startRedis(subscriber)]);
+  // Its own connection with a command timeout: a session call waits for its context, so a Redis that
+  // hangs must become a clear refusal, not a request that never ends.
+  const sessions = connectRedis(options.redisUrl, {
+    commandTimeoutMs: options.sessionTimeoutMs ?? 2000,
+  });
+  await Promise.all([startRedis(redis), startRedis(subscriber), startRedis(sessions)]);
   return {
     replica,
     breakers,
@@ -66,13 +73,15 @@ export async function openSharedState<R>(options: SharedStateOptions): Promise<S
       runningMs: options.runningClaimMs ?? 300_000,
       pollMs: 25,
     }),
-    sessions: new RedisSessionStore(redis),
+    sessions: new RedisSessionStore(sessions),
     shareAnswers: (share) => answers.attach(share),
     breakerHoldMs,
-    redis: () => (redis.status === "ready" ? "up" : "down"),
+    // Up only when session contexts can be reached too, so "up" means every shared part works again.
+    redis: () => (redis.status === "ready" && sessions.status === "ready" ? "up" : "down"),
     async close() {
       await breakers.close();
       redis.disconnect();
+      sessions.disconnect();
     },
   };
 }

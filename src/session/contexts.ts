@@ -5,7 +5,7 @@
 // change another replica made to the same session in the meantime is kept, not overwritten by this
 // batch's stale copy. Batches of one session run one after another in this process, so a later batch sees
 // the earlier batch's changes. A context that would outgrow its bound keeps its old value and the batch is
-// told why; so is a batch whose changes could not be stored because the shared store went away.
+// told why; so is a batch whose changes the shared store may have lost because it went away.
 import {
   type Context,
   type ContextBounds,
@@ -58,7 +58,8 @@ export class SessionContexts {
     } catch (error) {
       // The calls have run (and may have had effects): their results go back, with why nothing was kept.
       if (!(error instanceof SessionStoreUnavailableError)) throw error;
-      return { value, warning: `the session's context changes were not kept: ${error.message}` };
+      // (A write that timed out may still land; the caller cannot be told it did not.)
+      return { value, warning: `the session's context changes may not have been kept: ${error.message}` };
     }
     if (outcome.kept) return { value };
     return {

@@ -1,13 +1,20 @@
 // The Redis session store on a real Redis: one context per session under a hashed key, concurrent changes
 // from several connections (replicas) all kept, the same byte bound as the memory store, expiry through
-// Redis's own time to live, and a clear error while Redis is away.
+// Redis's own time to live, and a clear error while Redis is away or stops answering.
 import assert from "node:assert/strict";
-import { rm } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Redis } from "ioredis";
 import { down, type Services, up } from "../../scripts/services.ts";
-import { connectRedis, RedisSessionStore, sessionRedisKey, startRedis } from "../../src/hot-state/index.ts";
+import {
+  type ConnectOptions,
+  connectRedis,
+  RedisSessionStore,
+  sessionRedisKey,
+  startRedis,
+} from "../../src/hot-state/index.ts";
 import {
   contextBytes,
   memorySessionStore,
@@ -24,8 +31,8 @@ describe("the Redis session store", { skip: skipWithoutServices() }, () => {
   let folder: string;
   let urls: Services;
   const clients: Redis[] = [];
-  const connect = async () => {
-    const redis = connectRedis(urls.redisUrl);
+  const connect = async (options: ConnectOptions = {}) => {
+    const redis = connectRedis(urls.redisUrl, options);
     await startRedis(redis);
     clients.push(redis);
     return redis;
@@ -125,5 +132,23 @@ describe("the Redis session store", { skip: skipWithoutServices() }, () => {
     }
     for (let i = 0; i < 100 && redis.status !== "ready"; i++) await sleep(50);
     assert.deepEqual(await store.update("away", set({ v: 1 }), bounds), { kept: true });
+  });
+
+  test("a Redis that stops answering is a SessionStoreUnavailableError after the command timeout", async () => {
+    const store = new RedisSessionStore(await connect({ commandTimeoutMs: 300 }));
+    await store.update("hung", set({ v: 1 }), bounds);
+    const pid = Number((await readFile(join(folder, "redis", "redis.pid"), "utf8")).trim());
+    // SIGSTOP keeps the socket open and unanswered, as a Redis stalled or cut off without a reset.
+    process.kill(pid, "SIGSTOP");
+    try {
+      await assert.rejects(store.get("hung"), (error: Error) => {
+        assert.ok(error instanceof SessionStoreUnavailableError);
+        assert.match(error.message, /timed out/);
+        return true;
+      });
+    } finally {
+      process.kill(pid, "SIGCONT");
+    }
+    assert.deepEqual(await store.get("hung"), { v: 1 });
   });
 });
