@@ -1,5 +1,6 @@
 // One ioredis connection per purpose, set to fail fast while Redis is away (no offline queue, one retry)
-// and to reconnect by itself: every user of shared state has a local fallback and must not wait.
+// and to reconnect by itself: every user of shared state has a local fallback (session contexts: a clear
+// refusal) and must not wait.
 import { Redis } from "ioredis";
 
 export interface ConnectOptions {
