@@ -7,6 +7,7 @@ import type { Logger } from "../config/index.ts";
 import type { CallResult, Dispatcher } from "../dispatch/index.ts";
 import { openSharedState, type SharedState, type StoreHealth, shareBreakers } from "../hot-state/index.ts";
 import type { RouterEmbedder } from "../router/index.ts";
+import { type SessionStore, SessionStoreUnavailableError } from "../session/index.ts";
 import {
   type DataStore,
   FileStore,
@@ -28,6 +29,8 @@ export interface StoresHealth {
 
 export interface ScaleOut {
   readonly store: DataStore;
+  /** Where session contexts live across replicas (Redis); undefined keeps them in this process. */
+  readonly sessions: SessionStore | undefined;
   indexEmbedder(embedder: RouterEmbedder): RouterEmbedder;
   /** Embeds and stores texts for the other replicas before a change announces them (best effort). */
   embedAhead(texts: string[]): Promise<void>;
@@ -47,7 +50,13 @@ export interface ScaleOut {
 
 /** A shared store that is away becomes the caller's 503 with its own code; anything else is unchanged. */
 export function storeProblem(error: unknown): unknown {
-  return error instanceof StoreUnavailableError ? new AppError("store_unavailable", error.message) : error;
+  if (error instanceof StoreUnavailableError) return new AppError("store_unavailable", error.message);
+  if (error instanceof SessionStoreUnavailableError)
+    return new AppError(
+      "session_unavailable",
+      `${error.message}; calls without a sessionId still run, and a session's calls work again when Redis is back`,
+    );
+  return error;
 }
 
 export async function openScaleOut(config: SwitchboardConfig): Promise<ScaleOut> {
@@ -74,6 +83,7 @@ export async function openScaleOut(config: SwitchboardConfig): Promise<ScaleOut>
 
   return {
     store: pg ?? new FileStore(config.data),
+    sessions: shared.sessions,
     indexEmbedder(embedder) {
       if (!pg) return embedder;
       ahead = sharedEmbeddings(embedder, pg.pool);

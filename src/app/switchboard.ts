@@ -71,8 +71,8 @@ import {
 } from "./types.ts";
 
 /** Bounds of session contexts: a context is a few settings (a location, a token), not a document. */
-const SESSION_BOUNDS = { maxContextChars: 16_384, ttlMs: 30 * 60_000 };
-const SESSION_STORE = { maxSessions: 10_000, maxTotalChars: 32_000_000 };
+const SESSION_BOUNDS = { maxContextBytes: 16_384, ttlMs: 30 * 60_000 };
+const SESSION_STORE = { maxSessions: 10_000, maxTotalBytes: 32_000_000 };
 
 export interface OpenOptions {
   /** Pino logger; by default warnings and errors go to stderr. */
@@ -157,10 +157,12 @@ export async function openSwitchboard(
     store,
   });
   await dispatcher.ready();
-  // Session contexts stay in this process. For replicas that serve one session behind a load balancer, a
-  // Redis SessionStore (GET; SET with PX) belongs beside the shared state of src/hot-state, handed out here by
-  // scale-out.ts when SWITCHBOARD_REDIS_URL is set.
-  const sessions = new SessionContexts(memorySessionStore(SESSION_STORE), SESSION_BOUNDS);
+  // Session contexts live where every replica that may answer the session finds them: in Redis when
+  // SWITCHBOARD_REDIS_URL is set, otherwise in this process.
+  const sessions = new SessionContexts(
+    scaleOut.sessions ?? memorySessionStore(SESSION_STORE),
+    SESSION_BOUNDS,
+  );
   const metrics = new Metrics(() => dispatcher.breakers());
   scaleOut.shareDispatcher(dispatcher, metrics);
   dispatcher.on("call", (result) => {
@@ -250,7 +252,9 @@ export async function openSwitchboard(
         signal,
       );
     if (session === undefined) return run({});
-    const { value, warning } = await sessions.run(session, run);
+    const { value, warning } = await sessions
+      .run(session, run)
+      .catch((error) => Promise.reject(storeProblem(error)));
     if (!warning) return value;
     return value.map((r) => ({
       ...r,

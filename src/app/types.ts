@@ -163,8 +163,16 @@ export interface Switchboard {
   close(): Promise<void>;
 }
 
-/** store_unavailable: the shared database is away; the catalog cannot change until it returns. */
-export type AppErrorCode = "not_found" | "invalid" | "unavailable" | "store_unavailable";
+/**
+ * store_unavailable: the shared database is away; the catalog cannot change until it returns.
+ * session_unavailable: the shared session store (Redis) is away; a session's calls cannot run until it returns.
+ */
+export type AppErrorCode =
+  | "not_found"
+  | "invalid"
+  | "unavailable"
+  | "store_unavailable"
+  | "session_unavailable";
 
 /** A failure the caller can act on; the servers map `code` to a status (404, 422, 503). */
 export class AppError extends Error {

@@ -13,5 +13,6 @@ export {
   LocalIdempotencyStore,
   RedisIdempotencyStore,
 } from "./idempotency.ts";
-export { connectRedis, startRedis } from "./redis.ts";
+export { type ConnectOptions, connectRedis, startRedis } from "./redis.ts";
+export { RedisSessionStore, sessionRedisKey } from "./sessions.ts";
 export { openSharedState, type SharedState, type StoreHealth } from "./shared-state.ts";

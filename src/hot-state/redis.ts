@@ -1,9 +1,16 @@
 // One ioredis connection per purpose, set to fail fast while Redis is away (no offline queue, one retry)
-// and to reconnect by itself: every user of shared state has a local fallback and must not wait.
+// and to reconnect by itself: every user of shared state has a local fallback (session contexts: a clear
+// refusal) and must not wait.
 import { Redis } from "ioredis";
 
-export function connectRedis(url: string): Redis {
+export interface ConnectOptions {
+  /** A command without a reply by then fails, as on a Redis that stopped answering but kept its socket. */
+  commandTimeoutMs?: number;
+}
+
+export function connectRedis(url: string, options: ConnectOptions = {}): Redis {
   const redis = new Redis(url, {
+    ...(options.commandTimeoutMs !== undefined ? { commandTimeout: options.commandTimeoutMs } : {}),
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,

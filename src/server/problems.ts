@@ -52,7 +52,13 @@ export function parseOr400<S extends z.ZodType>(schema: S, value: unknown, root:
   throw new HttpError(400, "invalid_request", `invalid ${root}: ${summary}`, issues);
 }
 
-const APP_STATUS = { not_found: 404, invalid: 422, unavailable: 503, store_unavailable: 503 } as const;
+const APP_STATUS = {
+  not_found: 404,
+  invalid: 422,
+  unavailable: 503,
+  store_unavailable: 503,
+  session_unavailable: 503,
+} as const;
 
 const FASTIFY_CODES: Record<string, { status: number; code: string; message?: string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: "malformed_json" },

@@ -84,7 +84,13 @@ export const apiRoutes: ApiRoute[] = [
     method: "POST",
     path: "/v1/execute",
     response: executeResponseSchema,
-    errors: { 404: { description: "a call names a tool that does not exist (each is named)" } },
+    errors: {
+      404: { description: "a call names a tool that does not exist (each is named)" },
+      503: {
+        description:
+          "still loading the index, shutting down, or (session_unavailable) the sessionId's shared session store (Redis) is away",
+      },
+    },
     access: "agent",
     summary: "Run tool calls through the dispatcher; results in call order",
     body: executeRequestSchema,
@@ -96,7 +102,12 @@ export const apiRoutes: ApiRoute[] = [
     method: "POST",
     path: "/v1/route-and-execute",
     response: routeAndExecuteResponseSchema,
-    errors: { 503: { description: "the configured LLM could not be reached to write a missing tool" } },
+    errors: {
+      503: {
+        description:
+          "still loading the index, shutting down, the configured LLM could not be reached to write a missing tool, or (session_unavailable) the sessionId's shared session store (Redis) is away",
+      },
+    },
     access: "agent",
     summary: "Route a query and run the best tool (or synthesize one); every step is returned",
     body: routeAndExecuteRequestSchema,

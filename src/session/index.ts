@@ -1,3 +1,13 @@
-// Sessions: the context a session's tool calls share, stored behind a small get/set interface.
-export { type Context, SessionContexts, type SessionOptions, type SessionRun } from "./contexts.ts";
-export { type MemoryStoreOptions, memorySessionStore, type SessionStore } from "./store.ts";
+// Sessions: the context a session's tool calls share, stored behind a small get/update interface.
+export { SessionContexts, type SessionRun } from "./contexts.ts";
+export {
+  type Context,
+  type ContextBounds,
+  type ContextChanges,
+  contextBytes,
+  type MemoryStoreOptions,
+  memorySessionStore,
+  type SessionStore,
+  SessionStoreUnavailableError,
+  type UpdateOutcome,
+} from "./store.ts";
