@@ -1,14 +1,17 @@
 // LISTEN on the store's change channel with a dedicated connection that comes back by itself: while the
-// database is away the replica keeps serving from memory; on reconnecting every subscriber is told to
-// re-read, which catches up on whatever changed meanwhile (notifications are not queued for absent
-// listeners).
+// database is away the replica keeps serving from memory. Notifications are not queued for absent
+// listeners, so after reconnecting the caller asks the change log for what it missed (pg-changes.ts).
 import pg from "pg";
+import { CHANGES_CHANNEL } from "./pg-migrations.ts";
+
+/** The listener's session name in pg_stat_activity, with the process id: an operator can tell whose it is. */
+export const listenerName = (pid: number) => `switchboard-listener ${pid}`;
 
 const RETRY_MS = [100, 250, 500, 1000, 2000];
 
 export class ChangeListener {
   readonly #url: string;
-  readonly #onChange: (key: string) => void;
+  readonly #onChange: (payload: string) => void;
   readonly #onConnected: () => void;
   #client: pg.Client | undefined;
   #attempt = 0;
@@ -16,7 +19,7 @@ export class ChangeListener {
   #timer: NodeJS.Timeout | undefined;
   connected = false;
 
-  constructor(url: string, onChange: (key: string) => void, onConnected: () => void) {
+  constructor(url: string, onChange: (payload: string) => void, onConnected: () => void) {
     this.#url = url;
     this.#onChange = onChange;
     this.#onConnected = onConnected;
@@ -32,6 +35,7 @@ export class ChangeListener {
       connectionString: this.#url,
       connectionTimeoutMillis: 2000,
       keepAlive: true,
+      application_name: listenerName(process.pid),
     });
     client.on("error", () => this.#lost(client));
     client.on("end", () => this.#lost(client));
@@ -40,7 +44,7 @@ export class ChangeListener {
     });
     try {
       await client.connect();
-      await client.query("listen switchboard_data");
+      await client.query(`listen ${CHANGES_CHANNEL}`);
     } catch (error) {
       await client.end().catch(() => undefined);
       throw error;

@@ -2,6 +2,11 @@
 // lock held for the whole run makes replicas that start together take turns, so each migration runs once.
 import type { Pool } from "pg";
 
+/** The channel every committed change is announced on, as "<change id> <key>". */
+export const CHANGES_CHANNEL = "switchboard_changes";
+/** Advisory lock ordering change ids (distinct from LOCK below and from per-key hashes in practice). */
+const CHANGES_LOCK = 0x5b0a_4d02;
+
 /** Append only: a deployed migration is never edited, the next change is a new entry. */
 const MIGRATIONS: { version: number; sql: string }[] = [
   {
@@ -35,6 +40,29 @@ const MIGRATIONS: { version: number; sql: string }[] = [
         finished_at timestamptz not null default now()
       );
       create index switchboard_executions_finished on switchboard_executions (finished_at);
+    `,
+  },
+  {
+    version: 2,
+    sql: `
+      -- A log of committed changes (which key, never the data), so a replica that cannot LISTEN, or was
+      -- not listening for a while, finds what it missed by asking for the changes after the last it applied.
+      create table switchboard_changes (
+        id bigserial primary key,
+        key text not null,
+        at timestamptz not null default now()
+      );
+      create or replace function switchboard_data_notify() returns trigger language plpgsql as $$
+      declare
+        change bigint;
+      begin
+        -- Held until commit, so change ids are taken in commit order: a poller that has seen id n has
+        -- seen every change below n (a later-committing writer cannot still hold a smaller id).
+        perform pg_advisory_xact_lock(${CHANGES_LOCK});
+        insert into switchboard_changes (key) values (coalesce(new.key, old.key)) returning id into change;
+        perform pg_notify('${CHANGES_CHANNEL}', change || ' ' || coalesce(new.key, old.key));
+        return null;
+      end $$;
     `,
   },
 ];

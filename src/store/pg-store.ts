@@ -1,11 +1,11 @@
 // The DataStore in PostgreSQL, for several replicas sharing one catalog overlay, feedback, calibrations and
 // breaker memory: one row per key, read-modify-write under a transaction-scoped advisory lock per key, and
-// a trigger that announces every committed change (see pg-listener.ts) so replicas re-read what they hold.
+// a trigger that logs and announces every committed change (pg-changes.ts) so replicas re-read what they hold.
 // The router's graph file and its manifest stay on local disk: they describe this replica's in-memory
 // index, a cache rebuilt from the stored tools and the shared embeddings (pg-embeddings.ts).
 import pg from "pg";
 import type { z } from "zod";
-import { ChangeListener } from "./pg-listener.ts";
+import { ChangeFeed } from "./pg-changes.ts";
 import { migrate } from "./pg-migrations.ts";
 import { type DataStore, FileStore, jsonBytes, parseStored, StoreUnavailableError } from "./store.ts";
 
@@ -40,7 +40,7 @@ export class PgStore implements DataStore {
   readonly root: string;
   readonly pool: pg.Pool;
   readonly #local: FileStore;
-  readonly #listener: ChangeListener;
+  readonly #changes: ChangeFeed;
   readonly #subscribers = new Map<string, Set<() => void>>();
 
   private constructor(options: PgStoreOptions) {
@@ -53,24 +53,26 @@ export class PgStore implements DataStore {
       connectionTimeoutMillis: 2000,
       query_timeout: 10_000,
       keepAlive: true,
+      application_name: "switchboard",
     });
     // An idle connection dropped by a restart must not crash the process; the next query reconnects.
     this.pool.on("error", () => undefined);
-    this.#listener = new ChangeListener(
-      options.url,
-      (key) => this.#notify(key),
-      () => {
+    this.#changes = new ChangeFeed({
+      url: options.url,
+      pool: this.pool,
+      onChange: (key) => this.#notify(key),
+      onResync: () => {
         for (const key of this.#subscribers.keys()) this.#notify(key);
       },
-    );
+    });
   }
 
-  /** Connects, applies pending migrations and starts listening for other replicas' changes. */
+  /** Connects, applies pending migrations and starts following other replicas' changes. */
   static async open(options: PgStoreOptions): Promise<PgStore> {
     const store = new PgStore(options);
     try {
       await migrate(store.pool);
-      await store.#listener.start();
+      await store.#changes.start();
     } catch (error) {
       await store.close();
       throw error;
@@ -78,12 +80,15 @@ export class PgStore implements DataStore {
     return store;
   }
 
-  /** Whether the change feed is connected: false while the database is away. */
+  /** Whether the database answers the change feed: false while it is away. */
   get available(): boolean {
-    return this.#listener.connected;
+    return this.#changes.available;
   }
 
-  /** Calls `onChange` after any replica changed `key`, and after a reconnection (changes may have been missed). */
+  /**
+   * Calls `onChange` after any replica (this one included) committed a change of `key`, within POLL_MS
+   * even without LISTEN; a change missed beyond the change log's reach re-announces every key.
+   */
   subscribe(key: string, onChange: () => void): void {
     let set = this.#subscribers.get(key);
     if (!set) {
@@ -196,7 +201,7 @@ export class PgStore implements DataStore {
   }
 
   async close(): Promise<void> {
-    await this.#listener.close();
+    await this.#changes.close();
     await this.pool.end().catch(() => undefined);
   }
 }

@@ -7,6 +7,7 @@ import { after, before, describe, test } from "node:test";
 import { z } from "zod";
 import { down, type Services, up } from "../../scripts/services.ts";
 import { PgStore, StoreUnavailableError, sharedEmbeddings } from "../../src/store/index.ts";
+import { listenerName } from "../../src/store/pg-listener.ts";
 import { skipWithoutServices, tempDir } from "./harness.ts";
 
 const counterSchema = z.object({ n: z.number() });
@@ -50,13 +51,37 @@ describe("the PostgreSQL store", { skip: skipWithoutServices() }, () => {
     const { rows } = await (one as PgStore).pool.query("select version from switchboard_migrations");
     assert.deepEqual(
       rows.map((r) => r.version),
-      [1],
+      [1, 2],
     );
     const heard = new Promise<void>((resolve) => (three as PgStore).subscribe("catalog/a.json", resolve));
     await (two as PgStore).writeJson("catalog/a.json", { n: 1 });
     await heard;
     assert.deepEqual(await (three as PgStore).readJson("catalog/a.json", counterSchema), { n: 1 });
     assert.deepEqual(await (one as PgStore).list("catalog"), ["catalog/a.json"]);
+  });
+
+  test("a change committed while the listener is gone is announced once it is back", async () => {
+    const [one, two] = [await open(), await open()];
+    const heard = new Promise<void>((resolve) => two.subscribe("missed.json", resolve));
+    const admin = await one.pool.connect();
+    try {
+      await admin.query("begin");
+      // Waits until this process's listeners have ended: the change below commits while they are away.
+      await admin.query(
+        "select pg_terminate_backend(pid, 5000) from pg_stat_activity where application_name = $1",
+        [listenerName(process.pid)],
+      );
+      await admin.query("insert into switchboard_data (key, value) values ('missed.json', $1)", [
+        Buffer.from('{"n":1}'),
+      ]);
+      await admin.query("commit");
+    } finally {
+      admin.release();
+    }
+    await heard;
+    assert.deepEqual(await two.readJson("missed.json", counterSchema), { n: 1 });
+    const { rows } = await one.pool.query("select key from switchboard_changes order by id desc limit 1");
+    assert.deepEqual(rows, [{ key: "missed.json" }], "the change log names the key, not the data");
   });
 
   test("read-modify-write from two stores loses no update", async () => {
