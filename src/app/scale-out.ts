@@ -6,7 +6,7 @@ import { OVERLAY_KEY, type ToolRegistry } from "../catalog/index.ts";
 import type { Logger } from "../config/index.ts";
 import type { CallResult, Dispatcher } from "../dispatch/index.ts";
 import { openSharedState, type SharedState, type StoreHealth, shareBreakers } from "../hot-state/index.ts";
-import type { RouterEmbedder } from "../router/index.ts";
+import type { Router, RouterEmbedder } from "../router/index.ts";
 import { type SessionStore, SessionStoreUnavailableError } from "../session/index.ts";
 import {
   type DataStore,
@@ -36,6 +36,11 @@ export interface ScaleOut {
   embedAhead(texts: string[]): Promise<void>;
   /** Re-reads the catalog overlay whenever another replica changes it (and after a database outage). */
   followCatalog(registry: ToolRegistry, logger: Logger): void;
+  /**
+   * Takes learned queries and calibrations into `router` whenever another process stores new ones: another
+   * replica, or `switchboard calibrate` / `feedback` run beside a service on the same data folder.
+   */
+  followIndex(router: Router, logger: Logger): void;
   shareDispatcher(dispatcher: Dispatcher, metrics: Metrics): void;
   /** Runs `calls`, each write call at most once across replicas (by call id). */
   executeOnce(
@@ -73,6 +78,7 @@ export async function openScaleOut(config: SwitchboardConfig): Promise<ScaleOut>
     await pg?.close();
     throw error;
   }
+  const store = pg ?? new FileStore(config.data);
   let held: () => string[] = () => [];
   let ahead: RouterEmbedder | undefined;
   const health = (): StoresHealth => ({
@@ -82,7 +88,7 @@ export async function openScaleOut(config: SwitchboardConfig): Promise<ScaleOut>
   });
 
   return {
-    store: pg ?? new FileStore(config.data),
+    store,
     sessions: shared.sessions,
     indexEmbedder(embedder) {
       if (!pg) return embedder;
@@ -95,24 +101,31 @@ export async function openScaleOut(config: SwitchboardConfig): Promise<ScaleOut>
 
     followCatalog(registry, logger) {
       if (!pg) return;
-      // Coalesced: changes arriving during a reload are picked up by one more reload, not one each.
-      let running = false;
-      let again = false;
-      const reload = async () => {
-        if (running) {
-          again = true;
-          return;
-        }
-        running = true;
-        do {
-          again = false;
-          await registry
-            .reload()
-            .catch((error: Error) => logger.warn({ err: error }, "catalog reload failed"));
-        } while (again);
-        running = false;
-      };
-      pg.subscribe(OVERLAY_KEY, () => void reload());
+      const reload = coalesced(() =>
+        registry.reload().catch((error: Error) => logger.warn({ err: error }, "catalog reload failed")),
+      );
+      pg.subscribe(OVERLAY_KEY, reload);
+    },
+
+    followIndex(router, logger) {
+      const keys = router.storedKeys;
+      const relearn = coalesced(async () => {
+        const tools = await router
+          .reloadLearned()
+          .catch((error: Error) => logger.warn({ err: error }, "learned queries reload failed"));
+        if (tools) logger.info({ tools }, "learned queries recorded elsewhere taken in");
+      });
+      const recalibrate = coalesced(async () => {
+        const taken = await router
+          .reloadCalibration()
+          .catch((error: Error) => logger.warn({ err: error }, "calibration reload failed"));
+        if (taken) logger.info({ calibration: router.currentCalibration.source }, "new calibration in use");
+      });
+      store.subscribe(keys.learned, relearn);
+      store.subscribe(keys.calibration, recalibrate);
+      // Whatever changed between the router reading them and the subscriptions above.
+      relearn();
+      recalibrate();
     },
 
     shareDispatcher(dispatcher, metrics) {
@@ -168,8 +181,28 @@ export async function openScaleOut(config: SwitchboardConfig): Promise<ScaleOut>
     health,
     async close() {
       await shared.close();
-      await pg?.close();
+      await store.close();
     },
+  };
+}
+
+/** Runs `work` on each call, but never twice at once: calls meanwhile fold into one more run after it. */
+function coalesced(work: () => Promise<unknown>): () => void {
+  let running = false;
+  let again = false;
+  return () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    void (async () => {
+      do {
+        again = false;
+        await work();
+      } while (again);
+      running = false;
+    })();
   };
 }
 

@@ -140,6 +140,7 @@ export async function openSwitchboard(
         { index: opened.router.report, seeded: opened.seeded, tools: registry.list().length },
         "index ready",
       );
+      scaleOut.followIndex(opened.router, logger);
       return opened;
     });
     return opening;

@@ -73,7 +73,7 @@ export class IndexFiles {
     return `${this.folder}/manifest.json`;
   }
 
-  private get calibrationKey(): string {
+  get calibrationKey(): string {
     return `${this.folder}/calibration.json`;
   }
 

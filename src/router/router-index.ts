@@ -103,6 +103,7 @@ export class RouterIndex {
 
   /** Confirmed query → tool pairs become examples of their tools: one locked write, one batched embedding. */
   async learn(pairs: readonly { query: string; tool: string }[]): Promise<void> {
+    await this.embedAhead(pairs.map((p) => p.query));
     await this.feedback.record(pairs);
     await this.sync(undefined);
     const learned = this.feedback.byTool();
@@ -111,12 +112,53 @@ export class RouterIndex {
     this.scheduleSave();
   }
 
+  /**
+   * Takes in the learned queries as stored now (another process recorded some): only tools whose learned
+   * queries changed are re-synced, embedding only texts new to the index. The number of tools changed.
+   */
+  async relearn(): Promise<number> {
+    const before = this.feedback.byTool();
+    await this.feedback.load();
+    const after = this.feedback.byTool();
+    const same = (a: string[] | undefined, b: string[] | undefined) =>
+      (a ?? []).length === (b ?? []).length && (a ?? []).every((q, i) => q === b?.[i]);
+    const changed = [...new Set([...before.keys(), ...after.keys()])].filter(
+      (name) => this.tools.has(name) && !same(before.get(name), after.get(name)),
+    );
+    for (const name of changed) {
+      await this.sync(name);
+      this.lexical.upsert(this.tools.get(name) as Tool, after.get(name) ?? [], this.files.toolNumber(name));
+    }
+    if (changed.length > 0) this.scheduleSave();
+    return changed.length;
+  }
+
   /** A new calibration: persisted, and its no-tool queries made entries of the reject class. */
   async setCalibration(calibration: Calibration): Promise<void> {
-    this.calibration = calibration;
+    await this.embedAhead(calibration.noToolQueries);
     await this.files.writeCalibration(calibration);
+    await this.useCalibration(calibration);
+  }
+
+  /**
+   * Routes with `calibration` from now on: weights and threshold change together, in one assignment that
+   * no route can observe halfway; its no-tool queries join the reject class just after.
+   */
+  async useCalibration(calibration: Calibration): Promise<void> {
+    this.calibration = calibration;
     await this.sync(null);
     this.scheduleSave();
+  }
+
+  /**
+   * With an index embedder shared between replicas, texts about to be announced are embedded (and stored)
+   * first, so the other replicas read their vectors instead of embedding them too.
+   */
+  private async embedAhead(texts: readonly string[]): Promise<void> {
+    if (this.indexEmbedder === this.embedder) return;
+    const known = new Set([...this.files.entries.values()].map((entry) => entry.text));
+    const fresh = [...new Set(texts)].filter((text) => !known.has(text));
+    if (fresh.length > 0) await this.indexEmbedder.embed(fresh);
   }
 
   /** Writes pending index changes now. */

@@ -79,6 +79,7 @@ export interface OpenReport {
 export class Router {
   readonly report: OpenReport;
   private readonly index: RouterIndex;
+  private changing: Promise<unknown> = Promise.resolve();
 
   private constructor(index: RouterIndex, report: OpenReport) {
     this.index = index;
@@ -214,14 +215,50 @@ export class Router {
     return [...new Set([mainText(tool), ...(tool.examples ?? [])])];
   }
 
+  /**
+   * Changes to the index run one at a time: two at once could both find a text missing and add it twice
+   * (a tool put while learned queries arrive from another replica, say).
+   */
+  private serial<T>(change: () => Promise<T>): Promise<T> {
+    const result = this.changing.then(change, change);
+    this.changing = result.catch(() => undefined);
+    return result;
+  }
+
   /** Adds or replaces one tool: embeds only its new texts and updates the indexes in place. */
   async upsert(tool: Tool): Promise<void> {
     if (!tool.name) throw new RouterError("a tool needs a name");
-    await this.index.upsert(tool);
+    await this.serial(() => this.index.upsert(tool));
   }
 
-  async remove(name: string): Promise<void> {
-    await this.index.remove(name);
+  remove(name: string): Promise<void> {
+    return this.serial(() => this.index.remove(name));
+  }
+
+  /** The stored documents besides the tools that this router reads: to follow when others change them. */
+  get storedKeys(): { learned: string; calibration: string } {
+    return { learned: this.index.files.feedbackKey, calibration: this.index.files.calibrationKey };
+  }
+
+  /**
+   * Takes in learned queries another process recorded (a replica's feedback, `switchboard feedback`), as
+   * the recording process did: only the tools concerned change. The number of tools that changed.
+   */
+  reloadLearned(): Promise<number> {
+    return this.serial(() => this.index.relearn());
+  }
+
+  /**
+   * Takes in a calibration another process wrote (`switchboard calibrate`, another replica): routes use
+   * it from the next one on. False when there is none for this embedder or it is the one in use.
+   */
+  reloadCalibration(): Promise<boolean> {
+    return this.serial(async () => {
+      const stored = await this.index.files.readCalibration(this.index.embedder.id);
+      if (!stored || JSON.stringify(stored) === JSON.stringify(this.index.calibration)) return false;
+      await this.index.useCalibration(stored);
+      return true;
+    });
   }
 
   /** Learning from use: `query` was rightly served by `toolName`; it becomes an example of that tool. */
@@ -237,12 +274,12 @@ export class Router {
       return { query: checkQuery(p.query).text, tool: p.tool };
     });
     if (checked.length === 0) return;
-    await this.index.learn(checked);
+    await this.serial(() => this.index.learn(checked));
   }
 
   /** Fits the fusion weights, the threshold and the tier confidence from labelled queries (see calibrate.ts). */
   calibrate(labelled: readonly LabelledQuery[]): Promise<Fit> {
-    return calibrate(this.index, labelled);
+    return this.serial(() => calibrate(this.index, labelled));
   }
 
   /** Writes pending index changes now. */

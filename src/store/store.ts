@@ -1,7 +1,8 @@
 // The data folder behind one small interface, so a deployment that outgrows one machine can put catalog,
 // vectors, breaker/cache state and execution history in shared stores without touching their users.
+import { type FSWatcher, mkdirSync, watch } from "node:fs";
 import { readdir, readFile, rm } from "node:fs/promises";
-import { join, relative, resolve, sep } from "node:path";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import type { z } from "zod";
 import { withFileLock, writeAtomic, writeAtomicVia } from "./atomic.ts";
 
@@ -39,6 +40,13 @@ export interface DataStore {
   pathOf(key: string): string;
   delete(key: string): Promise<void>;
   list(prefix: string): Promise<string[]>;
+  /**
+   * Calls `onChange` (soon, possibly more than once) after `key` changed, through this store or another
+   * process sharing it, so that what was read from it can be read again.
+   */
+  subscribe(key: string, onChange: () => void): void;
+  /** Stops following changes and lets go of connections. */
+  close(): Promise<void>;
 }
 
 /** Stored bytes as JSON checked by `schema`; StoreError naming the key and the place otherwise. */
@@ -69,6 +77,9 @@ function isWriteLeftover(name: string): boolean {
 
 export class FileStore implements DataStore {
   readonly root: string;
+  readonly #watchers = new Map<string, FSWatcher>();
+  readonly #subscribers = new Map<string, Set<() => void>>();
+
   constructor(root: string) {
     this.root = resolve(root);
   }
@@ -116,6 +127,45 @@ export class FileStore implements DataStore {
 
   async delete(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true, recursive: true });
+  }
+
+  /**
+   * Watches the key's folder rather than the file: every write replaces the file by a rename (atomic.ts),
+   * which a watch on the file itself would lose track of. The folder is created if missing, so that a
+   * file written there later is seen.
+   */
+  subscribe(key: string, onChange: () => void): void {
+    const path = this.pathOf(key);
+    let set = this.#subscribers.get(path);
+    if (!set) {
+      set = new Set();
+      this.#subscribers.set(path, set);
+    }
+    set.add(onChange);
+    const folder = dirname(path);
+    if (this.#watchers.has(folder)) return;
+    mkdirSync(folder, { recursive: true });
+    const watcher = watch(folder, { persistent: false }, (_event, name) => {
+      if (name === null) {
+        // The platform did not say which file changed: all of this folder's subscribers re-read.
+        for (const [watched, callbacks] of this.#subscribers)
+          if (dirname(watched) === folder) for (const callback of callbacks) callback();
+        return;
+      }
+      for (const callback of this.#subscribers.get(join(folder, basename(name))) ?? []) callback();
+    });
+    // A folder removed under a running service ends the watch; nothing else depends on it.
+    watcher.on("error", () => {
+      watcher.close();
+      this.#watchers.delete(folder);
+    });
+    this.#watchers.set(folder, watcher);
+  }
+
+  async close(): Promise<void> {
+    for (const watcher of this.#watchers.values()) watcher.close();
+    this.#watchers.clear();
+    this.#subscribers.clear();
   }
 
   async list(prefix: string): Promise<string[]> {
