@@ -39,6 +39,7 @@ export class ChangeFeed {
   #again = false;
   #pollOk = false;
   #timers: NodeJS.Timeout[] = [];
+  #closed = false;
 
   constructor(options: ChangeFeedOptions) {
     this.#options = options;
@@ -79,6 +80,7 @@ export class ChangeFeed {
 
   /** Applies the changes logged after the last one applied here; concurrent calls fold into one more run. */
   poll(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
     if (this.#polling) {
       this.#again = true;
       return this.#polling;
@@ -133,6 +135,7 @@ export class ChangeFeed {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
     for (const timer of this.#timers) clearInterval(timer);
     await this.#listener.close();
     await this.#polling;

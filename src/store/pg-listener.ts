@@ -49,6 +49,11 @@ export class ChangeListener {
       await client.end().catch(() => undefined);
       throw error;
     }
+    if (this.#closed) {
+      // Closed while connecting: an open connection here would keep the process from exiting.
+      await client.end().catch(() => undefined);
+      return;
+    }
     this.#client = client;
     this.#attempt = 0;
     this.connected = true;
@@ -67,7 +72,9 @@ export class ChangeListener {
     const delay = RETRY_MS[Math.min(this.#attempt++, RETRY_MS.length - 1)];
     this.#timer = setTimeout(() => {
       this.#connect().then(
-        () => this.#onConnected(),
+        () => {
+          if (!this.#closed) this.#onConnected();
+        },
         () => this.#retry(),
       );
     }, delay);

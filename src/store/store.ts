@@ -144,22 +144,30 @@ export class FileStore implements DataStore {
     set.add(onChange);
     const folder = dirname(path);
     if (this.#watchers.has(folder)) return;
-    mkdirSync(folder, { recursive: true });
-    const watcher = watch(folder, { persistent: false }, (_event, name) => {
-      if (name === null) {
-        // The platform did not say which file changed: all of this folder's subscribers re-read.
-        for (const [watched, callbacks] of this.#subscribers)
-          if (dirname(watched) === folder) for (const callback of callbacks) callback();
-        return;
-      }
-      for (const callback of this.#subscribers.get(join(folder, basename(name))) ?? []) callback();
-    });
+    let watcher: FSWatcher;
+    try {
+      mkdirSync(folder, { recursive: true });
+      watcher = watch(folder, { persistent: false }, (_event, name) => this.#changed(folder, name));
+    } catch {
+      // Out of inotify watches, say: the service runs on and reads changes made beside it when it restarts.
+      return;
+    }
     // A folder removed under a running service ends the watch; nothing else depends on it.
     watcher.on("error", () => {
       watcher.close();
       this.#watchers.delete(folder);
     });
     this.#watchers.set(folder, watcher);
+  }
+
+  #changed(folder: string, name: string | null): void {
+    if (name === null) {
+      // The platform did not say which file changed: all of this folder's subscribers re-read.
+      for (const [watched, callbacks] of this.#subscribers)
+        if (dirname(watched) === folder) for (const callback of callbacks) callback();
+      return;
+    }
+    for (const callback of this.#subscribers.get(join(folder, basename(name))) ?? []) callback();
   }
 
   async close(): Promise<void> {
