@@ -111,7 +111,10 @@ export class ChangeFeed {
       [from],
     );
     const first = rows[0];
-    if (!first) return false;
+    if (!first) {
+      this.#heard.clear();
+      return false;
+    }
     const last = Number((rows.at(-1) as { id: string }).id);
     // Pruning keeps the newest row, so a log starting past the next id means this replica was away
     // longer than the log is kept (or ids were skipped by rolled-back writes, where a re-read costs little).
