@@ -3,7 +3,7 @@
 // threshold. Index maintenance lives in router-index.ts and calibration in calibrate.ts; see
 // docs/architecture.md for the contract.
 import { setImmediate as nextTurn } from "node:timers/promises";
-import type { Tool } from "../catalog/index.ts";
+import { canonicalJson, type Tool } from "../catalog/index.ts";
 import type { DataStore } from "../store/index.ts";
 import { calibrate, type LabelledQuery, MAX_QUERY_CHARS } from "./calibrate.ts";
 import { type Calibration, confidence, type Fit } from "./calibration.ts";
@@ -255,7 +255,7 @@ export class Router {
   reloadCalibration(): Promise<boolean> {
     return this.serial(async () => {
       const stored = await this.index.files.readCalibration(this.index.embedder.id);
-      if (!stored || JSON.stringify(stored) === JSON.stringify(this.index.calibration)) return false;
+      if (!stored || canonicalJson(stored) === canonicalJson(this.index.calibration)) return false;
       await this.index.useCalibration(stored);
       return true;
     });
@@ -288,6 +288,7 @@ export class Router {
   }
 
   async close(): Promise<void> {
+    await this.changing;
     await this.flush();
   }
 }
