@@ -8,7 +8,7 @@ import type pg from "pg";
 import { ChangeListener } from "./pg-listener.ts";
 
 /** Polling cadence: with the apply time it keeps a change visible everywhere within 1 s without LISTEN. */
-export const POLL_MS = 500;
+const POLL_MS = 500;
 /** Changes read per poll; a replica further behind reads on at once. */
 const PAGE = 1000;
 /** Log rows older than this are pruned (the newest row always stays, see #catchUp). */
