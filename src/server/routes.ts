@@ -22,8 +22,10 @@ import {
   toolListResponseSchema,
   toolResponseSchema,
   toolSchema,
+  toolViewResponseSchema,
 } from "../app/index.ts";
 import type { Access, Caller } from "./auth.ts";
+import { breakerView, callResultView, executionView, routeAndExecuteView, toolView } from "./views.ts";
 
 export interface RouteContext<B> {
   app: Switchboard;
@@ -36,6 +38,24 @@ export interface RouteContext<B> {
 /** A caller's session, as the app keys it: one key's session ids never reach another key's contexts. */
 export function sessionKey(caller: Caller, sessionId: string | undefined): string | undefined {
   return sessionId === undefined ? undefined : `${caller.id}/${sessionId}`;
+}
+
+/**
+ * A call id as the dispatcher sees it: the dispatcher shares a running call's result with a call of the same
+ * id (and replicas remember a write's result by it), so ids are scoped to the key that chose them. Another
+ * key reusing an id seen in /v1/executions gets neither that call's result nor a share in its run.
+ */
+function scopedCallId(caller: Caller, id: string): string {
+  return `${caller.id}/${id}`;
+}
+
+/** The executions a caller may see: an agent key its own calls, a maintainer key everyone's, owners named. */
+function visibleExecutions(caller: Caller, executions: unknown[]): unknown[] {
+  if (caller.role === "maintainer") return executions;
+  const prefix = scopedCallId(caller, "");
+  return (executions as { id: string; provider?: string }[])
+    .filter((record) => record.id.startsWith(prefix))
+    .map((record) => executionView(caller.role, { ...record, id: record.id.slice(prefix.length) }));
 }
 
 export interface ApiRoute<S extends z.ZodType = z.ZodType> {
@@ -94,9 +114,13 @@ export const apiRoutes: ApiRoute[] = [
     access: "agent",
     summary: "Run tool calls through the dispatcher; results in call order",
     body: executeRequestSchema,
-    handle: async ({ app, body, signal, caller }) => ({
-      results: await app.execute(body.calls, { signal, session: sessionKey(caller, body.sessionId) }),
-    }),
+    handle: async ({ app, body, signal, caller }) => {
+      const calls = body.calls.map((c) => ({ ...c, id: scopedCallId(caller, c.id) }));
+      const results = await app.execute(calls, { signal, session: sessionKey(caller, body.sessionId) });
+      return {
+        results: results.map((r, i) => callResultView(caller.role, { ...r, id: body.calls[i]?.id ?? r.id })),
+      };
+    },
   }),
   route({
     method: "POST",
@@ -111,8 +135,11 @@ export const apiRoutes: ApiRoute[] = [
     access: "agent",
     summary: "Route a query and run the best tool (or synthesize one); every step is returned",
     body: routeAndExecuteRequestSchema,
-    handle: ({ app, body, caller }) =>
-      app.routeAndExecute(body, { session: sessionKey(caller, body.sessionId) }),
+    handle: async ({ app, body, caller }) =>
+      routeAndExecuteView(
+        caller.role,
+        await app.routeAndExecute(body, { session: sessionKey(caller, body.sessionId) }),
+      ),
   }),
   route({
     method: "POST",
@@ -175,10 +202,11 @@ export const apiRoutes: ApiRoute[] = [
     method: "GET",
     path: "/v1/tools/{name}",
     access: "agent",
-    summary: "One tool's full definition",
-    response: toolResponseSchema,
+    summary:
+      "One tool's definition: in full for a maintainer key, without its binding and policy for an agent key",
+    response: toolViewResponseSchema,
     errors: { 404: { description: "no such tool" } },
-    handle: async ({ app, params }) => toolNamed(app, params.name ?? ""),
+    handle: async ({ app, params, caller }) => toolView(caller.role, toolNamed(app, params.name ?? "")),
   }),
   route({
     method: "PUT",
@@ -213,16 +241,22 @@ export const apiRoutes: ApiRoute[] = [
     method: "GET",
     path: "/v1/executions",
     access: "agent",
-    summary: "Recent executions with their provenance",
+    summary:
+      "Recent executions with their provenance: an agent key sees its own calls, a maintainer key every key's, " +
+      "each id prefixed by its key's role and position (agent#0/…)",
     response: executionsResponseSchema,
-    handle: async ({ app }) => ({ executions: app.executions() }),
+    handle: async ({ app, caller }) => ({ executions: visibleExecutions(caller, app.executions()) }),
   }),
   route({
     method: "GET",
     path: "/v1/breakers",
     access: "agent",
-    summary: "Circuit breaker state per tool provider",
+    summary: "Circuit breaker state per tool provider (providers named in full for a maintainer key only)",
     response: breakersResponseSchema,
-    handle: async ({ app }) => ({ breakers: app.breakers() }),
+    handle: async ({ app, caller }) => ({
+      breakers: (app.breakers() as { provider: string }[]).map((breaker) =>
+        breakerView(caller.role, breaker),
+      ),
+    }),
   }),
 ];
