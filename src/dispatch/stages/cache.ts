@@ -17,6 +17,8 @@ export class CachedAnswers implements Stage {
   readonly #staleMs: number;
   readonly #lastProvider: string;
   readonly #fallback: (notice: FallbackNotice) => void;
+  /** Session context keys any of the tool's providers reads: the answer depends on them as on arguments. */
+  readonly #contextKeys: string[];
 
   constructor(
     tool: Tool,
@@ -31,10 +33,20 @@ export class CachedAnswers implements Stage {
     this.#staleMs = settings.staleMs;
     this.#lastProvider = lastProvider;
     this.#fallback = fallback;
+    const bindings = [tool.binding, ...(tool.policy?.fallback ?? [])];
+    this.#contextKeys = [...new Set(bindings.flatMap((b) => b?.context?.read ?? []))].sort();
+  }
+
+  /** One caller's answer never reaches a caller whose session context differs in a key the tool reads. */
+  #key(call: Call): string {
+    const key = this.#cache.key(this.#tool, call.args);
+    if (this.#contextKeys.length === 0) return key;
+    const read = this.#contextKeys.map((k) => (Object.hasOwn(call.snapshot, k) ? call.snapshot[k] : null));
+    return `${key}|context:${JSON.stringify(read)}`;
   }
 
   execute(call: Call, next: Next): Pending {
-    const key = this.#cache.key(this.#tool, call.args);
+    const key = this.#key(call);
     const hit = this.#cache.get(key, this.#ttlMs);
     if (hit) {
       call.provider = hit.provider;
