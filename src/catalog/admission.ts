@@ -3,7 +3,7 @@
 // no secret the operator did not declare, carries its code inline instead of naming a file, uses no regex
 // that backtracks catastrophically, and has a name every MCP client accepts.
 import type { SchemaIssue } from "./json-schema.ts";
-import { unsafePatternIssues } from "./regex.ts";
+import { unsafeErrorRuleIssues, unsafePatternIssues } from "./regex.ts";
 import type { Binding, Tool } from "./schema.ts";
 
 /** The MCP tool-name rule (specification 2025-11-25, "Tool names"): 1-128 of A-Z a-z 0-9 _ - . */
@@ -107,5 +107,6 @@ export function admissionIssues(tool: Tool, rules: AdmissionRules): SchemaIssue[
     issues.push(...bindingIssues(fallback, `policy.fallback.${i}`, rules));
   issues.push(...unsafePatternIssues(tool.inputSchema, "inputSchema"));
   if (tool.outputSchema) issues.push(...unsafePatternIssues(tool.outputSchema, "outputSchema"));
+  issues.push(...unsafeErrorRuleIssues(tool.policy?.errors, "policy.errors"));
   return issues;
 }

@@ -21,6 +21,7 @@ export { applyMapping, MappingError, readPath } from "./mapping.ts";
 export { mappingIssues } from "./mapping-check.ts";
 export type { FieldMap, OutputMap } from "./mapping-schema.ts";
 export { CatalogError, type CatalogProblem, formatProblem } from "./problem.ts";
+export { linearRegExp, type RegExpLike } from "./regex.ts";
 export {
   OVERLAY_KEY,
   type RegistryEntry,

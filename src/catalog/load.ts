@@ -118,7 +118,7 @@ function checkShape(file: string, name: string, entry: Record<string, unknown>):
         message: `invalid JSON Schema: ${issue.message}`,
       });
     }
-    // RE2 runs these in linear time; the warning is for a catalog that is also used elsewhere.
+    // RE2 runs most of these in linear time; a lookaround falls back to a backtracking engine (a known limit).
     for (const issue of unsafePatternIssues(schema, field))
       problems.push({ severity: "warning", file, tool: name, ...issue });
   }

@@ -1,6 +1,6 @@
 // Fail-closed error classification. Classes are data (statuses, error codes, message patterns), extended
 // per tool by `policy.errors`; an error that matches nothing is "unknown" and is never retried.
-import type { ErrorRules } from "../catalog/index.ts";
+import { type ErrorRules, linearRegExp, type RegExpLike } from "../catalog/index.ts";
 import { DispatchError } from "./errors.ts";
 import type { ErrorClass } from "./types.ts";
 
@@ -18,7 +18,7 @@ type RuleList = readonly (string | number)[];
 interface CompiledRules {
   statuses: Map<number, FailureClass>;
   codes: Map<string, FailureClass>;
-  patterns: [RegExp, FailureClass][];
+  patterns: [RegExpLike, FailureClass][];
 }
 
 const ruleClasses = [
@@ -79,13 +79,26 @@ const defaultRules: Required<ErrorRules> = {
 
 const ERROR_CODE = /^[A-Z][A-Z0-9_]+$/;
 
+function safely(rule: string): RegExpLike | undefined {
+  try {
+    return linearRegExp(rule, "i");
+  } catch {
+    return undefined;
+  }
+}
+
 function compile(rules: ErrorRules): CompiledRules {
   const compiled: CompiledRules = { statuses: new Map(), codes: new Map(), patterns: [] };
   for (const [key, cls] of ruleClasses) {
     for (const rule of (rules[key] ?? []) as RuleList) {
       if (typeof rule === "number") compiled.statuses.has(rule) || compiled.statuses.set(rule, cls);
       else if (ERROR_CODE.test(rule)) compiled.codes.has(rule) || compiled.codes.set(rule, cls);
-      else compiled.patterns.push([new RegExp(rule, "i"), cls]);
+      // A provider's error message meets a maintainer's pattern here: linear time, so neither stalls us. A
+      // pattern that could backtrack catastrophically never matches (the API refuses it).
+      else {
+        const pattern = safely(rule);
+        if (pattern) compiled.patterns.push([pattern, cls]);
+      }
     }
   }
   return compiled;
