@@ -7,3 +7,4 @@ export {
   type HttpServerOptions,
 } from "./http.ts";
 export { createMcpServer, type McpOptions } from "./mcp.ts";
+export { isLoopbackHost } from "./origin.ts";

@@ -2,6 +2,7 @@
 // under the attacker's own host name; without keys nothing else would stop it. So in keyless mode every
 // request must name a loopback host and, when a browser says where it comes from, a loopback origin. /mcp
 // checks Origin in every mode, as the MCP Streamable HTTP transport requires.
+import { isIP } from "node:net";
 import { HttpError } from "./problems.ts";
 
 const HOST_CHARACTERS = /^[A-Za-z0-9.:[\]-]+$/;
@@ -23,9 +24,13 @@ function isLoopbackHostname(hostname: string | undefined): boolean {
   );
 }
 
+/**
+ * The one loopback test for a host: a `Host` header (`localhost:7070`, `[::1]:7070`) or an address to bind
+ * (`127.0.0.1`, `::1`). `serve` refuses to bind anything else without keys; keyless requests must name one.
+ */
 export function isLoopbackHost(host: string | undefined): boolean {
   if (!host || !HOST_CHARACTERS.test(host)) return false;
-  return isLoopbackHostname(hostnameOf(`http://${host}`));
+  return isLoopbackHostname(hostnameOf(`http://${isIP(host) === 6 ? `[${host}]` : host}`));
 }
 
 export function isLoopbackOrigin(origin: string): boolean {

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { after, before, test } from "node:test";
+import { isLoopbackHost } from "../../src/server/index.ts";
 import { fixtureTools } from "./fixture-tools.ts";
 import { CLI, call, ROOT, type Service, startService, tempDir, writeCatalog } from "./harness.ts";
 
@@ -43,6 +44,21 @@ test("route-and-execute without an LLM reports no match when nothing clears the 
     none.body.steps.map((s: { step: string }) => s.step),
     ["route"],
   );
+});
+
+test("one loopback test serves both the bind address and the Host header", () => {
+  for (const host of ["127.0.0.1", "127.8.9.10", "::1", "[::1]", "[::1]:7070", "localhost", "localhost:7070"])
+    assert.equal(isLoopbackHost(host), true, host);
+  for (const host of [
+    "0.0.0.0",
+    "::",
+    "::ffff:127.0.0.1",
+    "10.0.0.1",
+    "127.0.0.1.nip.io",
+    "localhost.evil",
+    "",
+  ])
+    assert.equal(isLoopbackHost(host), false, host);
 });
 
 test("refuses to listen beyond loopback without API keys", async () => {

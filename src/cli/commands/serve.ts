@@ -1,8 +1,7 @@
-import { isIP } from "node:net";
 import { z } from "zod";
 import { configFrom, openSwitchboard, type ReadyReport, type Switchboard } from "../../app/index.ts";
 import { ConfigError, createLogger, readEnv } from "../../config/index.ts";
-import { createHttpServer, DRAIN_DEADLINE_MS } from "../../server/index.ts";
+import { createHttpServer, DRAIN_DEADLINE_MS, isLoopbackHost } from "../../server/index.ts";
 import { parseCommand } from "../args.ts";
 import type { Command } from "../main.ts";
 import { describeIndex, progressBar } from "../output.ts";
@@ -72,10 +71,6 @@ function listenError(error: unknown, host: string, port: number): Error {
   return error as Error;
 }
 
-function isLoopback(host: string): boolean {
-  return host === "localhost" || host === "::1" || (isIP(host) === 4 && host.startsWith("127."));
-}
-
 export const command: Command = {
   summary: "Start the HTTP service (route, execute, synthesize; MCP at /mcp)",
   usage,
@@ -88,7 +83,7 @@ export const command: Command = {
       agent: env.SWITCHBOARD_AGENT_KEYS ?? [],
       maintainer: env.SWITCHBOARD_MAINTAINER_KEYS ?? [],
     };
-    if (!isLoopback(host) && keys.agent.length + keys.maintainer.length === 0)
+    if (!isLoopbackHost(host) && keys.agent.length + keys.maintainer.length === 0)
       throw new ConfigError(
         `refusing to serve on ${host} without API keys: set SWITCHBOARD_AGENT_KEYS and/or SWITCHBOARD_MAINTAINER_KEYS`,
       );
