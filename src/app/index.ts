@@ -18,7 +18,7 @@ export {
 export type { ContextSaved } from "./context.ts";
 export type { FeedbackOutcome, Voter } from "./feedback-gate.ts";
 export { formatDefinition, providerToolName, strictSchema } from "./formats.ts";
-export { type BreakerReading, Metrics } from "./metrics.ts";
+export { type BreakerReading, Metrics, providerLabel } from "./metrics.ts";
 export {
   type DefinitionFormat,
   definitionFormatSchema,
@@ -36,6 +36,7 @@ export {
   toolSchema,
 } from "./requests.ts";
 export {
+  agentToolResponseSchema,
   breakersResponseSchema,
   callResultSchema,
   deletedResponseSchema,
@@ -49,6 +50,7 @@ export {
   synthesisResponseSchema,
   toolListResponseSchema,
   toolResponseSchema,
+  toolViewResponseSchema,
 } from "./responses.ts";
 export { MAX_ANSWER_CHARS } from "./route-and-execute/ask.ts";
 export {

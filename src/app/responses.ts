@@ -69,6 +69,10 @@ export const routeResponseSchema = z
   })
   .meta({ id: "RouteResponse" });
 
+const PROVIDER_DESCRIPTION =
+  "A maintainer key sees the provider's id (binding type and its URL template, command or file); an agent " +
+  "key sees its binding type and a hash of the id (http:1a2b3c4d5e6f)";
+
 export const callResultSchema = z
   .object({
     id: z.string(),
@@ -79,11 +83,13 @@ export const callResultSchema = z
       .object({ class: errorClassSchema, message: z.string(), issues: z.array(issueSchema).optional() })
       .optional(),
     provenance: z.object({
-      provider: z.string().optional(),
+      provider: z.string().optional().meta({ description: PROVIDER_DESCRIPTION }),
       attempts: z.number(),
       stale: z.boolean(),
       ageMs: z.number().optional(),
-      breakers: z.record(z.string(), z.enum(["closed", "open", "half_open", "isolated"])),
+      breakers: z
+        .record(z.string(), z.enum(["closed", "open", "half_open", "isolated"]))
+        .meta({ description: `By provider. ${PROVIDER_DESCRIPTION}` }),
       warnings: z.array(z.string()).optional(),
     }),
     timing: z.object({ queuedMs: z.number(), runMs: z.number(), totalMs: z.number() }),
@@ -168,6 +174,35 @@ export const toolListResponseSchema = z.object({
  */
 export const toolResponseSchema = toolSchema.meta({ id: "StoredTool" });
 
+/**
+ * What an agent key sees of a tool: what it needs to call it (names, description, schemas, hints), not the
+ * operator's or maintainer's wiring (binding, policy, example calls). A plain object strips other keys, so
+ * parsing a stored tool with it is the view.
+ */
+export const agentToolResponseSchema = z
+  .object(
+    toolSchema.pick({
+      name: true,
+      title: true,
+      description: true,
+      inputSchema: true,
+      outputSchema: true,
+      annotations: true,
+      category: true,
+      tags: true,
+      examples: true,
+      version: true,
+    }).shape,
+  )
+  .meta({
+    id: "AgentTool",
+    description: "A tool as an agent key sees it: no binding, policy or example calls",
+  });
+
+export const toolViewResponseSchema = z
+  .union([toolResponseSchema, agentToolResponseSchema])
+  .meta({ description: "A maintainer key gets the StoredTool, an agent key the AgentTool" });
+
 export const deletedResponseSchema = z.object({ deleted: z.string() });
 
 export const executionsResponseSchema = z.object({
@@ -179,7 +214,7 @@ export const executionsResponseSchema = z.object({
       startedAt: z.number(),
       finishedAt: z.number().optional(),
       timing: z.object({ queuedMs: z.number(), runMs: z.number(), totalMs: z.number() }).optional(),
-      provider: z.string().optional(),
+      provider: z.string().optional().meta({ description: PROVIDER_DESCRIPTION }),
       attempts: z.number().optional(),
       errorClass: errorClassSchema.optional(),
     }),
@@ -190,7 +225,7 @@ export const breakersResponseSchema = z.object({
   breakers: z.array(
     z.object({
       tool: z.string(),
-      provider: z.string(),
+      provider: z.string().meta({ description: PROVIDER_DESCRIPTION }),
       state: z.enum(["closed", "open", "half_open", "isolated"]),
     }),
   ),

@@ -263,8 +263,10 @@ export async function createHttpServer(options: HttpServerOptions) {
           });
         transport = open.transport;
       } else {
+        const role = (request.caller ?? LOCAL_OPERATOR).role;
         started = createMcpServer(readyApp(), {
-          allowSynthesis: (request.caller ?? LOCAL_OPERATOR).role === "maintainer",
+          allowSynthesis: role === "maintainer",
+          role,
           callerId,
         });
         transport = mcpSessions.start(callerId, started);

@@ -15,11 +15,15 @@ import {
   synthesizeRequestSchema,
 } from "../app/index.ts";
 import { VERSION } from "../config/index.ts";
+import type { Role } from "./auth.ts";
 import { elicitingAsker } from "./elicitation.ts";
+import { callResultView } from "./views.ts";
 
 export interface McpOptions {
   /** Whether synthesize_tool is offered: only to maintainers over HTTP; always over stdio (local user). */
   allowSynthesis: boolean;
+  /** Whose view of provider ids call results carry (views.ts); stdio is the local operator's own. */
+  role?: Role;
   /**
    * Who the client is (the key's id over HTTP): its MCP session's context is kept under this scope. A
    * transport without sessions (stdio) makes this server one session.
@@ -127,7 +131,10 @@ export function createMcpServer(app: Switchboard | Promise<Switchboard>, options
         signal: extra.signal,
         session: sessionOf(extra.sessionId),
       });
-      return callResult(call, call?.status !== "completed");
+      return callResult(
+        call && callResultView(options.role ?? "maintainer", call),
+        call?.status !== "completed",
+      );
     },
   );
 

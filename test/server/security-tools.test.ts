@@ -88,6 +88,14 @@ before(async () => {
       policy: { timeoutMs: 1000 },
     },
     {
+      // The operator's error rule meets a message the caller chose (the tool throws its text).
+      name: "echo_error",
+      description: "Fail with the caller's text.",
+      inputSchema: object({ text: { type: "string" } }, ["text"]),
+      binding: { type: "sandbox", code: "async function echo_error(args) { throw new Error(args.text); }" },
+      policy: { retry: { retries: 0 }, errors: { fatal: ["(a+)+$"] } },
+    },
+    {
       name: "vanishing",
       description: "A tool whose file is removed after the service starts.",
       inputSchema: object(),
@@ -332,6 +340,45 @@ describe("regexes", () => {
       },
       /inputSchema\.properties\.code\.pattern/,
     );
+  });
+
+  test("a lookaround pattern that backtracks without nested quantifiers is refused at PUT", async () => {
+    // safe-regex2 passes it (star height 1); RE2 cannot run lookaround; JavaScript's engine took 4.4 s on
+    // 25 "a" and a "!", doubling with each "a", and blocked /healthz meanwhile.
+    await assertRefused(
+      "lookahead_tool",
+      {
+        description: "checks a code",
+        inputSchema: object({ code: { type: "string", pattern: "^(?=(a|a)*$)" } }),
+        binding: { type: "sandbox", code: "async function lookahead_tool() { return 1; }" },
+      },
+      /inputSchema\.properties\.code\.pattern.*RE2/,
+    );
+  });
+
+  test("an error rule's pattern is refused at PUT and runs in linear time from a catalog file", async () => {
+    await assertRefused(
+      "error_rule_tool",
+      {
+        description: "fails with the caller's text",
+        inputSchema: object({ text: { type: "string" } }),
+        binding: {
+          type: "sandbox",
+          code: "async function error_rule_tool(args) { throw new Error(args.text); }",
+        },
+        policy: { errors: { fatal: ["timed out", "(a+)+$"] } },
+      },
+      /policy\.errors\.fatal\.1/,
+    );
+    // The catalog's own rule: classifying "Error: aaa…a!" backtracked for 3.4 s at 24 "a" on JavaScript's
+    // engine, with the event loop blocked. 40 "a" would not finish in this test's lifetime.
+    const pending = execute("echo_error", { text: `${"a".repeat(40)}!` });
+    const health = await fetch(`${service.url}/healthz`, { signal: AbortSignal.timeout(5_000) });
+    assert.equal(health.status, 200);
+    const result = await pending;
+    assert.equal(result.status, "failed");
+    const fatal = await execute("echo_error", { text: "aaaa" });
+    assert.equal(fatal.error.class, "fatal", "the rule still classifies what it matches, ignoring case");
   });
 
   test("regex_extract with a catastrophic pattern is stopped at its deadline while the service answers", async () => {
