@@ -168,14 +168,16 @@ test("each provider's answer reaches the caller in the one canonical shape, over
   providerADown = false;
   const fromA = await overHttp();
   assert.deepEqual(fromA.output, CANONICAL);
-  assert.match(fromA.provenance.provider, /127\.0\.0\.1:\d+\/v1\/current\.json/);
+  // An agent key sees a provider as its binding type and a hash of its id, never its URL.
+  assert.match(fromA.provenance.provider, /^http:[0-9a-f]{12}$/);
   assert.deepEqual((await overMcp()).output, CANONICAL);
 
   providerADown = true;
   asked.length = 0;
   const fromB = await overHttp();
   assert.deepEqual(fromB.output, CANONICAL);
-  assert.match(fromB.provenance.provider, /\/observations\//);
+  assert.match(fromB.provenance.provider, /^http:[0-9a-f]{12}$/);
+  assert.notEqual(fromB.provenance.provider, fromA.provenance.provider, "another provider answered");
   assert.deepEqual(
     asked.map((line) => line.split(" ")[0]),
     ["A", "B"],

@@ -88,6 +88,16 @@ before(async () => {
       policy: { timeoutMs: 1000 },
     },
     {
+      name: "split_bill",
+      description: "Split a restaurant bill between people.",
+      annotations: { readOnlyHint: true },
+      inputSchema: object({ amount: { type: "number" }, people: { type: "integer" } }, ["amount", "people"]),
+      binding: {
+        type: "sandbox",
+        code: "async function split_bill(args) { return { each: args.amount / args.people }; }",
+      },
+    },
+    {
       // The operator's error rule meets a message the caller chose (the tool throws its text).
       name: "echo_error",
       description: "Fail with the caller's text.",
@@ -379,6 +389,25 @@ describe("regexes", () => {
     assert.equal(result.status, "failed");
     const fatal = await execute("echo_error", { text: "aaaa" });
     assert.equal(fatal.error.class, "fatal", "the rule still classifies what it matches, ignoring case");
+  });
+
+  test("a query crafted against the argument extractor answers and /healthz stays responsive", async () => {
+    // Letters, "!" and numbers: the word before each number was found with /([a-zA-Z]+)\s*$/ on all the text
+    // before it, quadratic per number; this 2,820-character query held the event loop for minutes.
+    const query = `split the bill ${"a".repeat(2000)}${"!1".repeat(400)}`;
+    let answered = false;
+    const pending = call(service, "POST", "/v1/route-and-execute", { key: AGENT, body: { query } }).finally(
+      () => {
+        answered = true;
+      },
+    );
+    // /healthz answers all along (a check sent before the extractor starts would prove nothing alone).
+    for (let i = 0; i < 50 && !answered; i++) {
+      const health = await fetch(`${service.url}/healthz`, { signal: AbortSignal.timeout(10_000) });
+      assert.equal(health.status, 200);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.equal((await pending).status, 200);
   });
 
   test("regex_extract with a catastrophic pattern is stopped at its deadline while the service answers", async () => {
