@@ -27,9 +27,18 @@ export function normalHost(host: string): string {
     .replace(/\.$/, "");
 }
 
-/** An address as ipaddr.js sees it, IPv4-mapped IPv6 (::ffff:10.0.0.1) unwrapped to the IPv4 it reaches. */
+/**
+ * An address as ipaddr.js sees it, IPv4-mapped IPv6 (::ffff:10.0.0.1) unwrapped to the IPv4 it reaches, and
+ * so is the deprecated IPv4-compatible form (::10.0.0.1 = ::a00:1), which ipaddr.js calls plain unicast but
+ * a host with an IPv6-in-IPv4 tunnel routes to that IPv4 address.
+ */
 export function parseAddress(address: string): Address {
-  return ipaddr.process(normalHost(address));
+  const parsed = ipaddr.process(normalHost(address));
+  if (parsed.kind() !== "ipv6") return parsed;
+  const parts = (parsed as ipaddr.IPv6).parts;
+  if (!parts.slice(0, 6).every((part) => part === 0) || parts[6] === 0) return parsed;
+  const [high = 0, low = 0] = parts.slice(6);
+  return ipaddr.fromByteArray([high >> 8, high & 255, low >> 8, low & 255]);
 }
 
 function parsePort(text: string, entry: string): number {

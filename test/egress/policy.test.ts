@@ -38,6 +38,10 @@ test("every non-public address is refused, in any spelling, and public ones pass
     "http://[::1]/",
     "http://[::ffff:127.0.0.1]/",
     "http://[::ffff:10.0.0.1]/",
+    // IPv4-compatible (deprecated): ipaddr.js called these plain unicast, so they were allowed.
+    "http://[::127.0.0.1]/",
+    "http://[::a9fe:a9fe]/",
+    "http://[::10.0.0.1]/",
     "http://0.0.0.0/",
     "http://10.1.2.3/",
     "http://172.16.0.1/",
@@ -54,7 +58,7 @@ test("every non-public address is refused, in any spelling, and public ones pass
     assert.equal(verdict.allowed, false, url);
     if (!verdict.allowed) assert.match(verdict.reason, /not a public address/, url);
   }
-  for (const url of ["http://8.8.8.8/", "https://[2606:4700:4700::1111]/"]) {
+  for (const url of ["http://8.8.8.8/", "https://[2606:4700:4700::1111]/", "http://[::8.8.8.8]/"]) {
     assert.deepEqual((await policy.check(url)).allowed, true, url);
   }
   for (const url of ["file:///etc/passwd", "ftp://8.8.8.8/", "not a url"]) {
