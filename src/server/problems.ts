@@ -44,7 +44,32 @@ export function zodIssues(error: z.ZodError, root: string): SchemaIssue[] {
   });
 }
 
+/** How deep a request body may nest: deeper answers echoed it back past JSON.stringify's stack (a 500). */
+export const MAX_BODY_DEPTH = 64;
+
+/** The path of the first value nested deeper than MAX_BODY_DEPTH, or undefined; a loop, not recursion. */
+function tooDeep(value: unknown, root: string): string | undefined {
+  const stack: [unknown, string, number][] = [[value, root, 0]];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [node, path, depth] = next;
+    if (node === null || typeof node !== "object") continue;
+    if (depth >= MAX_BODY_DEPTH) return path;
+    for (const [key, child] of Object.entries(node)) stack.push([child, `${path}.${key}`, depth + 1]);
+  }
+  return undefined;
+}
+
 export function parseOr400<S extends z.ZodType>(schema: S, value: unknown, root: string): z.infer<S> {
+  const deep = tooDeep(value, root);
+  if (deep !== undefined) {
+    const shown = deep.length > 120 ? `${deep.slice(0, 120)}…` : deep;
+    throw new HttpError(
+      400,
+      "invalid_request",
+      `invalid ${root}: ${shown}: nested deeper than ${MAX_BODY_DEPTH} levels`,
+      [{ path: shown, message: `nested deeper than ${MAX_BODY_DEPTH} levels` }],
+    );
+  }
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issues = zodIssues(parsed.error, root);

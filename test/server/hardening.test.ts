@@ -100,6 +100,46 @@ test("every error has the documented shape, Fastify's and Node's own included", 
   );
 });
 
+test("a body nested past 64 levels is one 400 naming where, not a 500 from echoing it back", async () => {
+  const json = { authorization: `Bearer ${AGENT}`, "content-type": "application/json" };
+  // 200,000 levels fit in 1 MiB; route-and-execute echoed them in its answer and JSON.stringify overflowed.
+  const deep = `${"[".repeat(200_000)}${"]".repeat(200_000)}`;
+  for (const [path, body] of [
+    ["/v1/route-and-execute", `{"query": "add 2 and 3", "arguments": {"a": ${deep}}}`],
+    ["/v1/execute", `{"calls": [{"id": "d", "name": "add_numbers", "arguments": {"a": ${deep}, "b": 1}}]}`],
+  ] as const) {
+    const answer = await raw(keyed, "POST", path, json, body);
+    assertShape(answer, 400, "invalid_request");
+    assert.match(
+      answer.body.error.message,
+      /body\.(calls\.0\.)?arguments\.a\.0\.0.*nested deeper than 64 levels/,
+    );
+  }
+  const ok = `${"[".repeat(40)}1${"]".repeat(40)}`;
+  const shallow = await raw(
+    keyed,
+    "POST",
+    "/v1/execute",
+    json,
+    `{"calls": [{"id": "s", "name": "add_numbers", "arguments": {"a": ${ok}, "b": 1}}]}`,
+  );
+  assert.equal(shallow.status, 200, "40 levels are fine");
+  assert.equal(shallow.body.results[0].error.class, "schema");
+});
+
+test("arguments with 60,000 unknown keys get at most 20 issues back, not a 3.4 MB answer", async () => {
+  const json = { authorization: `Bearer ${AGENT}`, "content-type": "application/json" };
+  const keys = Array.from({ length: 60_000 }, (_, i) => `"k${i}": 1`).join(",");
+  const body = `{"calls": [{"id": "m", "name": "add_numbers", "arguments": {${keys}}}]}`;
+  const answer = await raw(keyed, "POST", "/v1/execute", json, body);
+  assert.equal(answer.status, 200);
+  const { error } = answer.body.results[0];
+  assert.equal(error.class, "schema");
+  assert.equal(error.issues.length, 21);
+  assert.match(error.issues[20].message, /^and \d+ more problems$/);
+  assert.ok(JSON.stringify(answer.body).length < 10_000);
+});
+
 test("a 401 carries a Bearer challenge (RFC 6750): realm alone when no key came, the error when one did", async () => {
   const missing = await raw(keyed, "GET", "/v1/tools");
   assertShape(missing, 401, "unauthorized");
