@@ -52,7 +52,11 @@ class Mapper {
     if (spec.object) return this.object(spec.object, root, at);
     if (spec.switch !== undefined) {
       const key = readPath(root, spec.switch, this.#args);
-      const chosen = (key !== undefined && spec.cases?.[String(key)]) || spec.otherwise;
+      // The key comes from the provider's answer: "constructor" or "toString" must not pick Object's own.
+      const cases = spec.cases;
+      const chosen =
+        (key !== undefined && cases && Object.hasOwn(cases, String(key)) && cases[String(key)]) ||
+        spec.otherwise;
       return chosen === undefined ? undefined : this.field(chosen, root, at);
     }
     return this.#path(spec, root, at);

@@ -133,3 +133,12 @@ test("the zod schema refuses a mapping that is not one of its forms, at the exac
   const places = parsed.error?.issues.map((i) => i.path.join("."));
   assert.deepEqual(places, ["policy.fallback.0.map.city", "policy.fallback.0.map.temperature.convert"]);
 });
+
+test("a switch on a provider's value never picks an Object method as its case", () => {
+  const map: OutputMap = {
+    kind: { switch: "type", cases: { a: { const: "A" } }, otherwise: { const: "other" } },
+  };
+  for (const type of ["constructor", "toString", "__proto__", "hasOwnProperty"])
+    assert.deepEqual(applyMapping(map, { type }, {}), { kind: "other" }, type);
+  assert.deepEqual(applyMapping(map, { type: "a" }, {}), { kind: "A" });
+});
