@@ -72,7 +72,7 @@ function entriesOf(file: string, document: unknown): { entries?: unknown[]; prob
 }
 
 /** Whether `path` (real, absolute) lies inside `folder` (real, absolute). */
-function isInside(folder: string, path: string): boolean {
+export function isInside(folder: string, path: string): boolean {
   const rel = relative(folder, path);
   return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -218,4 +218,44 @@ test("an OpenAPI 3.1 JSON document imports too, with a warning for each part lef
     after: "{after}",
     api_key: "{env.TODO_API_KEY}",
   });
+});
+
+test("a document's $refs read files in its own folder only, and no URL", async () => {
+  const root = await mkdtemp(join(tmpdir(), "switchboard-refs-"));
+  const folder = join(root, "vendor");
+  await mkdir(folder);
+  await writeFile(join(root, "secret.yaml"), "DB_PASSWORD: supersecretvalue\n");
+  await writeFile(join(folder, "defaults.yaml"), "limit: 10\n");
+  await symlink(join(root, "secret.yaml"), join(folder, "link.yaml"));
+  const spec = (ref: string) => `openapi: 3.0.3
+info: { title: Vendor, version: "1" }
+servers: [{ url: "https://api.vendor.example" }]
+paths:
+  /things:
+    get:
+      operationId: list_things
+      parameters:
+        - { name: q, in: query, schema: { type: object, default: { $ref: "${ref}" } } }
+      responses: { "200": { description: ok } }
+`;
+  // Before, ../secret.yaml was read into the imported tool's schema as a default value.
+  for (const ref of [
+    "../secret.yaml",
+    "./link.yaml",
+    `${root}/secret.yaml`,
+    "/proc/self/environ",
+    "http://127.0.0.1:9/s",
+  ]) {
+    const file = join(folder, "spec.yaml");
+    await writeFile(file, spec(ref));
+    await assert.rejects(importOpenApi(file), (error: Error) => {
+      assert.match(error.message, /Unable to resolve \$ref pointer/, ref);
+      assert.doesNotMatch(error.message, /supersecretvalue/);
+      return true;
+    });
+  }
+  const file = join(folder, "spec.yaml");
+  await writeFile(file, spec("./defaults.yaml"));
+  const { tools } = await importOpenApi(file);
+  assert.match(JSON.stringify(tools[0]?.inputSchema), /"limit":10/, "a file beside the document is read");
 });
