@@ -374,6 +374,7 @@ export async function openSwitchboard(
     args: Record<string, unknown>,
     steps: Step[],
     session: string | undefined,
+    owner: string | undefined,
   ) {
     const issues = [...validateAgainstSchema(tool.inputSchema, args), ...bindingArgumentIssues(tool, args)];
     if (issues.length > 0) {
@@ -381,8 +382,13 @@ export async function openSwitchboard(
       return { status: "invalid_arguments" as const, tool: tool.name, steps };
     }
     steps.push({ step: "validate", tool: tool.name, ok: true });
-    const [result] = await execute([{ id: randomUUID(), name: tool.name, arguments: args }], { session });
-    if (!result) throw new Error("the dispatcher returned no result");
+    const id = randomUUID();
+    const [scoped] = await execute(
+      [{ id: owner === undefined ? id : `${owner}/${id}`, name: tool.name, arguments: args }],
+      { session },
+    );
+    if (!scoped) throw new Error("the dispatcher returned no result");
+    const result = { ...scoped, id };
     steps.push({ step: "execute", result });
     return {
       status: result.status === "completed" ? ("completed" as const) : ("failed" as const),
@@ -397,6 +403,7 @@ export async function openSwitchboard(
     request: RouteAndExecuteRequest,
     steps: Step[],
     session: string | undefined,
+    owner: string | undefined,
   ): Promise<RouteAndExecuteResponse> {
     if (!config.llm) return { status: "no_match", steps };
     const outcome = await fromIntent(
@@ -410,19 +417,19 @@ export async function openSwitchboard(
     await indexing;
     steps.push({ step: "synthesize", ok: true, tool: outcome.tool.name, rounds: outcome.rounds });
     steps.push({ step: "register", tool: outcome.tool.name, version: outcome.tool.version ?? 1 });
-    return runValidated(outcome.tool, request.arguments ?? {}, steps, session);
+    return runValidated(outcome.tool, request.arguments ?? {}, steps, session, owner);
   }
 
   /** Every call the request runs (one per intent) runs in `session`, in turn, so each sees the last's changes. */
   const routeAndExecute = (
     request: RouteAndExecuteRequest,
-    { session, ask }: RouteAndExecuteOptions = {},
+    { session, ask, owner }: RouteAndExecuteOptions = {},
   ): Promise<RouteAndExecuteResponse> =>
     answerRequest(request, {
       route,
       getTool: (name) => registry.get(name),
-      run: (tool, args, steps) => runValidated(tool, args, steps, session),
-      noMatch: (unmatched, steps) => synthesizeAndRun(unmatched, steps, session),
+      run: (tool, args, steps) => runValidated(tool, args, steps, session, owner),
+      noMatch: (unmatched, steps) => synthesizeAndRun(unmatched, steps, session, owner),
       ...(config.llm ? { llm: config.llm } : {}),
       ...(ask ? { ask } : {}),
     });

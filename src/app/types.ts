@@ -135,6 +135,8 @@ export interface ExecuteOptions {
 export interface RouteAndExecuteOptions extends Pick<ExecuteOptions, "session"> {
   /** Asks the user for missing values instead of answering needs_input at once (MCP elicitation). */
   ask?: AskUser;
+  /** Who calls (a key's id): prefixes the dispatcher's call ids, so executions are listed per key. */
+  owner?: string;
 }
 
 export interface Switchboard {

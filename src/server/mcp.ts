@@ -17,7 +17,7 @@ import {
 import { VERSION } from "../config/index.ts";
 import type { Role } from "./auth.ts";
 import { elicitingAsker } from "./elicitation.ts";
-import { callResultView } from "./views.ts";
+import { callResultView, routeAndExecuteView } from "./views.ts";
 
 export interface McpOptions {
   /** Whether synthesize_tool is offered: only to maintainers over HTTP; always over stdio (local user). */
@@ -127,10 +127,16 @@ export function createMcpServer(app: Switchboard | Promise<Switchboard>, options
       annotations: { openWorldHint: true },
     },
     async ({ name, arguments: args }, extra) => {
-      const [call] = await (await app).execute([{ id: randomUUID(), name, arguments: args }], {
-        signal: extra.signal,
-        session: sessionOf(extra.sessionId),
-      });
+      // Scoped like /v1/execute's ids (routes.ts), so the key's executions list shows its MCP calls.
+      const id = randomUUID();
+      const [scoped] = await (await app).execute(
+        [{ id: `${options.callerId ?? "local"}/${id}`, name, arguments: args }],
+        {
+          signal: extra.signal,
+          session: sessionOf(extra.sessionId),
+        },
+      );
+      const call = scoped && { ...scoped, id };
       return callResult(
         call && callResultView(options.role ?? "maintainer", call),
         call?.status !== "completed",
@@ -161,9 +167,10 @@ export function createMcpServer(app: Switchboard | Promise<Switchboard>, options
       const canElicit = server.server.getClientCapabilities()?.elicitation?.form !== undefined;
       const answer = await (await app).routeAndExecute(args, {
         session: sessionOf(extra.sessionId),
+        owner: options.callerId ?? "local",
         ...(canElicit ? { ask: elicitingAsker(extra) } : {}),
       });
-      return callResult(answer, failed.has(answer.status));
+      return callResult(routeAndExecuteView(options.role ?? "maintainer", answer), failed.has(answer.status));
     },
   );
 

@@ -138,7 +138,10 @@ export const apiRoutes: ApiRoute[] = [
     handle: async ({ app, body, caller }) =>
       routeAndExecuteView(
         caller.role,
-        await app.routeAndExecute(body, { session: sessionKey(caller, body.sessionId) }),
+        await app.routeAndExecute(body, {
+          session: sessionKey(caller, body.sessionId),
+          owner: caller.id,
+        }),
       ),
   }),
   route({

@@ -117,6 +117,16 @@ describe("call ids", () => {
     const theirs = (await call(service, "GET", "/v1/executions", { key: BOB })).body.executions;
     assert.ok(!theirs.some((e: { id: string }) => e.id === "carol-only"), "Bob sees Carol's call");
     assert.ok(theirs.every((e: { id: string }) => !e.id.includes("/")));
+    const routed = await call(service, "POST", "/v1/route-and-execute", {
+      key: CAROL,
+      body: { query: "echo a text back", arguments: { text: "routed" } },
+    });
+    assert.equal(routed.body.status, "completed", JSON.stringify(routed.body));
+    const listed = (await call(service, "GET", "/v1/executions", { key: CAROL })).body.executions;
+    assert.ok(
+      listed.some((e: { id: string }) => e.id === routed.body.result.id),
+      "a routed call is the key's own",
+    );
     const all = (await call(service, "GET", "/v1/executions", { key: MAINTAINER })).body.executions;
     assert.ok(all.some((e: { id: string }) => e.id === "agent#2/carol-only"));
   });
@@ -170,7 +180,12 @@ describe("what each role sees of the wiring", () => {
     assert.ok(full.some((b: { provider: string }) => b.provider.includes("/internal/v2/customers/")));
   });
 
-  test("an agent key's MCP call_tool result carries the same labels", async () => {
+  test("an agent key's MCP call_tool result carries the same labels, and is listed as its own", async () => {
+    const records = async () =>
+      (await call(service, "GET", "/v1/executions", { key: BOB })).body.executions.filter(
+        (e: { name: string }) => e.name === "customer_record",
+      ).length;
+    const before = await records();
     const client = new Client({ name: "cross-caller-test", version: "1.0.0" });
     await client.connect(
       new StreamableHTTPClientTransport(new URL(`${service.url}/mcp`), {
@@ -188,6 +203,7 @@ describe("what each role sees of the wiring", () => {
       // (The error message names the request it made: a known limit in SECURITY.md.)
       assert.doesNotMatch(JSON.stringify(result.provenance), wiring);
       assert.match(Object.keys(result.provenance.breakers)[0] ?? "", /^http:[0-9a-f]{12}$/);
+      assert.equal(await records(), before + 1);
     } finally {
       await client.close();
     }
