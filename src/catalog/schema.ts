@@ -35,7 +35,7 @@ export const annotationsSchema = z
 
 const fetchCapabilitySchema = z.strictObject({
   allow: z
-    .array(z.url())
+    .array(z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }))
     .min(1)
     .meta({ description: "URL prefixes the tool may fetch; redirects are re-checked against them" }),
   methods: z.array(z.enum(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"])).default(["GET"]),
@@ -44,10 +44,13 @@ const fetchCapabilitySchema = z.strictObject({
 });
 
 const browserCapabilitySchema = z.strictObject({
-  allow: z.array(z.url()).min(1).meta({
-    description:
-      "URL prefixes the page may load (documents, scripts, XHR/fetch, WebSockets, workers, redirects); everything else is blocked",
-  }),
+  allow: z
+    .array(z.url({ protocol: /^(https?|wss?)$/, error: "must be an http(s) or ws(s) URL" }))
+    .min(1)
+    .meta({
+      description:
+        "URL prefixes the page may load (documents, scripts, XHR/fetch, WebSockets, workers, redirects); everything else is blocked",
+    }),
   timeoutMs: z
     .number()
     .int()

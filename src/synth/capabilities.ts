@@ -100,6 +100,9 @@ export async function proxiedFetch(
   let body = request.body;
   const deadline = AbortSignal.any([signal, AbortSignal.timeout(grant.timeoutMs)]);
   for (let hop = 0; ; hop++) {
+    // Only the network: a file: URL was refused by fetch itself ("not implemented... yet..."), not by a rule.
+    if (url.protocol !== "http:" && url.protocol !== "https:")
+      throw new CapabilityError(`fetch: ${url.href}: only http and https URLs can be fetched`);
     if (!isAllowed(url, grant.allow))
       throw new CapabilityError(
         `fetch: ${url.href} is outside this tool's allowlist (${grant.allow.join(", ")})${hop > 0 ? " (reached by a redirect)" : ""}`,

@@ -259,6 +259,37 @@ describe("egress", () => {
   });
 });
 
+test("a fetch or browser grant names http(s) URLs only: file: is refused at synthesis and PUT", async () => {
+  // Before, allow ["file:///"] was stored, and ctx.fetch("file:///etc/passwd") failed only because undici's
+  // fetch does not implement file: yet.
+  const answer = await call(service, "POST", "/v1/tools/synthesize", {
+    key: MAINTAINER,
+    body: {
+      name: "file_reader",
+      description: "Reads a local file.",
+      inputSchema: object(),
+      capabilities: { fetch: { allow: ["file:///"] } },
+      code: `async function file_reader(args, ctx) { return { text: await (await ctx.fetch("file:///etc/passwd")).text() }; }`,
+      testArgs: {},
+    },
+  });
+  assert.equal(answer.status, 422, JSON.stringify(answer.body));
+  assert.match(JSON.stringify(answer.body), /capabilities\.fetch\.allow\.0.*http\(s\) URL/);
+  await assertRefused(
+    "page_reader",
+    {
+      description: "Reads a local page.",
+      inputSchema: object(),
+      binding: {
+        type: "sandbox",
+        code: "async function page_reader() { return 1; }",
+        capabilities: { browser: { allow: ["file:///etc/"] } },
+      },
+    },
+    /binding\.capabilities\.browser\.allow\.0/,
+  );
+});
+
 describe("secrets", () => {
   test("a put tool cannot read Switchboard's keys or an undeclared variable", async () => {
     for (const variable of ["SWITCHBOARD_MAINTAINER_KEYS", "SB_TEST_UNDECLARED", "HOME"]) {
