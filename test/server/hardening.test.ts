@@ -226,3 +226,15 @@ test("ten wrong keys from one address refuse every key from it, valid ones inclu
   }
   assert.equal((await raw(keyed, "GET", "/healthz")).status, 200, "health checks need no key");
 });
+
+test("SIGUSR1 does not open Node's inspector in the service", async () => {
+  // Any process of the service's user may send it (an escaped sandbox host too); the inspector on
+  // 127.0.0.1:9229 would then run whatever its client sends inside the service.
+  keyed.child.kill("SIGUSR1");
+  const deadline = Date.now() + 10_000;
+  while (!/SIGUSR1 ignored/.test(keyed.logs()) && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.match(keyed.logs(), /SIGUSR1 ignored/);
+  assert.doesNotMatch(keyed.logs(), /Debugger listening/);
+  assert.equal((await raw(keyed, "GET", "/healthz")).status, 200);
+});

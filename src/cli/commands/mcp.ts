@@ -4,6 +4,7 @@ import { configFrom, openSwitchboard } from "../../app/index.ts";
 import { createLogger, readEnv } from "../../config/index.ts";
 import { createMcpServer } from "../../server/index.ts";
 import { parseCommand } from "../args.ts";
+import { keepInspectorClosed } from "../inspector-signal.ts";
 import type { Command } from "../main.ts";
 
 const usage = `
@@ -28,6 +29,7 @@ export const command: Command = {
     const { options } = parseCommand(argv, flags, optionsSchema);
     const env = readEnv();
     const logger = createLogger(env.SWITCHBOARD_LOG_LEVEL);
+    keepInspectorClosed(logger);
     // The protocol is up before the catalog and index load, so a client's initialize is answered at once;
     // tool calls wait for what they need (routing for the index, calls only for the catalog).
     const opening = openSwitchboard(configFrom(env, options), { logger, index: false });

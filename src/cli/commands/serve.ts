@@ -3,6 +3,7 @@ import { configFrom, openSwitchboard, type ReadyReport, type Switchboard } from 
 import { ConfigError, createLogger, readEnv } from "../../config/index.ts";
 import { createHttpServer, DRAIN_DEADLINE_MS, isLoopbackHost } from "../../server/index.ts";
 import { parseCommand } from "../args.ts";
+import { keepInspectorClosed } from "../inspector-signal.ts";
 import type { Command } from "../main.ts";
 import { describeIndex, progressBar } from "../output.ts";
 
@@ -88,6 +89,7 @@ export const command: Command = {
         `refusing to serve on ${host} without API keys: set SWITCHBOARD_AGENT_KEYS and/or SWITCHBOARD_MAINTAINER_KEYS`,
       );
     const logger = createLogger(env.SWITCHBOARD_LOG_LEVEL);
+    keepInspectorClosed(logger);
     // The port is bound before anything slow starts, so a busy port fails at once and the process ends.
     const opened = Promise.withResolvers<Switchboard>();
     opened.promise.catch(() => {});
