@@ -16,6 +16,30 @@ import { BindingError, type Grants, OPERATOR_GRANTS, readSecret } from "./secret
 const DEFAULT_TIMEOUT_MS = 30_000;
 const MAX_REDIRECTS = 5;
 const EXCERPT_CHARS = 300;
+/** A provider is the least trusted party: an endless answer must not fill the service's memory. */
+export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+/** The body as text, refused past MAX_RESPONSE_BYTES (declared or counted) without reading the rest. */
+async function cappedText(response: Response, where: string): Promise<string> {
+  const tooLarge = () =>
+    new BindingError("ERR_BAD_RESPONSE", `${where}: the answer exceeds ${MAX_RESPONSE_BYTES} bytes`);
+  if (Number(response.headers.get("content-length")) > MAX_RESPONSE_BYTES) {
+    await response.body?.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  if (response.body === null) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += chunk.byteLength;
+    if (size > MAX_RESPONSE_BYTES) {
+      await response.body.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
 const PLACEHOLDER = /\{([^{}]+)\}/g;
 
 /** A non-2xx answer. `headers` are lower-cased; `body` is a short excerpt with secrets masked. */
@@ -277,7 +301,7 @@ export function httpProvider(binding: HttpBinding, tool: Tool, deps: HttpDeps = 
           egress,
           tool.name,
         ));
-        raw = await response.text();
+        raw = await cappedText(response, where);
       } catch (error) {
         if (error instanceof BindingError) throw error;
         if (signal.aborted) throw signal.reason;

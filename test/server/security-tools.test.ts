@@ -28,6 +28,21 @@ async function upstream(): Promise<Upstream> {
   const server = createServer((req, res) => {
     seen.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers });
     const url = new URL(req.url ?? "/", "http://stand-in");
+    if (url.pathname === "/huge") {
+      // 17 MiB, streamed without a length, as an endless answer would start.
+      res.writeHead(200, { "content-type": "text/plain" });
+      const chunk = Buffer.alloc(1024 * 1024, 32);
+      let sent = 0;
+      const more = () => {
+        while (sent < 17) {
+          sent++;
+          if (!res.write(chunk)) return void res.once("drain", more);
+        }
+        res.end();
+      };
+      res.on("error", () => {});
+      return more();
+    }
     if (url.pathname === "/to") {
       res.writeHead(302, { location: url.searchParams.get("url") ?? "/" });
       return res.end();
@@ -239,6 +254,14 @@ describe("egress", () => {
     const result = await execute("partner_hop", {});
     assert.equal(result.status, "failed");
     assert.deepEqual(internal.seen, []);
+  });
+
+  test("an answer beyond 16 MiB is refused without being read whole", async () => {
+    assert.equal((await put("partner_huge", httpTool(`${partner.url}/huge`))).status, 200);
+    const result = await execute("partner_huge", {});
+    assert.equal(result.status, "failed", JSON.stringify(result).slice(0, 300));
+    assert.match(result.error.message, /exceeds 16777216 bytes/);
+    assert.equal((await fetch(`${service.url}/healthz`)).status, 200);
   });
 
   test("ctx.fetch of a synthesized tool is held to the same rule", async () => {
