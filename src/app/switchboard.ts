@@ -72,7 +72,8 @@ import {
 
 /** Bounds of session contexts: a context is a few settings (a location, a token), not a document. */
 const SESSION_BOUNDS = { maxContextBytes: 16_384, ttlMs: 30 * 60_000 };
-const SESSION_STORE = { maxSessions: 10_000, maxTotalBytes: 32_000_000 };
+// Per API key (store.ts): one key's sessions never evict another's.
+const SESSION_STORE = { maxSessions: 2_000, maxTotalBytes: 4_000_000 };
 
 export interface OpenOptions {
   /** Pino logger; by default warnings and errors go to stderr. */

@@ -49,29 +49,49 @@ export function contextBytes(fields: Iterable<[string, string]>): number {
 }
 
 export interface MemoryStoreOptions {
-  /** Sessions kept at most; the least recently used goes first. */
+  /** Sessions kept at most per owner; the owner's least recently used goes first. */
   maxSessions: number;
-  /** Bytes of JSON kept over all sessions. */
+  /** Bytes of JSON kept over all sessions of one owner. */
   maxTotalBytes: number;
 }
 
-/** Contexts of this process only: each is kept as key → JSON text of the value. */
+/** A session id's owner: its part before the first "/" (the API key's id the server scopes ids with). */
+function ownerOf(id: string): string {
+  const slash = id.indexOf("/");
+  return slash === -1 ? "" : id.slice(0, slash);
+}
+
+/**
+ * Contexts of this process only: each is kept as key → JSON text of the value. Bounds hold per owner: with
+ * one shared LRU, one key opening thousands of sessions (or a few large ones) evicted every other key's.
+ * Owners are the configured keys, so the total stays bounded too.
+ */
 export function memorySessionStore(options: MemoryStoreOptions): SessionStore {
-  const cache = new LRUCache<string, Map<string, string>>({
-    max: options.maxSessions,
-    maxSize: options.maxTotalBytes,
-    sizeCalculation: (fields, id) => contextBytes(fields) + id.length,
-    ttlAutopurge: false,
-  });
+  const partitions = new Map<string, LRUCache<string, Map<string, string>>>();
+  const partitionOf = (id: string) => {
+    const owner = ownerOf(id);
+    let cache = partitions.get(owner);
+    if (!cache) {
+      cache = new LRUCache<string, Map<string, string>>({
+        max: options.maxSessions,
+        maxSize: options.maxTotalBytes,
+        sizeCalculation: (fields, id) => contextBytes(fields) + id.length,
+        ttlAutopurge: false,
+      });
+      partitions.set(owner, cache);
+    }
+    return cache;
+  };
   return {
     async get(id) {
-      const fields = cache.get(id);
+      const fields = partitions.get(ownerOf(id))?.get(id);
       if (!fields) return undefined;
       // Object.fromEntries defines own properties: a "__proto__" key stays a key.
       return Object.fromEntries([...fields].map(([key, value]) => [key, JSON.parse(value)]));
     },
     // Synchronous from read to write, so no other update of this process comes between.
     async update(id, changes, bounds) {
+      const cache = partitionOf(id);
       const fields = new Map(cache.get(id));
       for (const [key, value] of changes) {
         if (value === undefined) fields.delete(key);

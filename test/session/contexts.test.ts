@@ -147,3 +147,18 @@ test("changes a store that went away could not keep come back as a warning with 
   assert.equal(run.value, "ran");
   assert.match(run.warning ?? "", /may not have been kept: the session store \(Redis\) is unavailable/);
 });
+
+test("the bounds hold per owner: one key's many sessions never evict another key's", async () => {
+  const bounds = { maxContextBytes: 1_000, ttlMs: 60_000 };
+  const small = memorySessionStore({ maxSessions: 3, maxTotalBytes: 100_000 });
+  await small.update("agent#1/s", new Map([["user", '"bob"']]), bounds);
+  for (let i = 0; i < 50; i++) await small.update(`agent#0/flood-${i}`, new Map([["x", "1"]]), bounds);
+  assert.deepEqual(await small.get("agent#1/s"), { user: "bob" });
+  assert.equal(await small.get("agent#0/flood-0"), undefined, "the flooding key drops its own oldest");
+  assert.deepEqual(await small.get("agent#0/flood-49"), { x: 1 });
+  const bySize = memorySessionStore({ maxSessions: 100, maxTotalBytes: 1_000 });
+  await bySize.update("agent#1/s", new Map([["user", '"bob"']]), bounds);
+  for (let i = 0; i < 20; i++)
+    await bySize.update(`agent#0/big-${i}`, new Map([["v", JSON.stringify("x".repeat(400))]]), bounds);
+  assert.deepEqual(await bySize.get("agent#1/s"), { user: "bob" });
+});
