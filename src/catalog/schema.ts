@@ -101,7 +101,11 @@ const contextKeySchema = z
   .regex(
     /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/,
     "must be a letter or '_' then up to 63 letters, digits, '_' or '-'",
-  );
+  )
+  // Context keys become object keys of every session's context: "__proto__" would set its prototype.
+  .refine((key) => !["__proto__", "constructor", "prototype"].includes(key), {
+    message: "must not be __proto__, constructor or prototype",
+  });
 
 const contextKeysSchema = z.array(contextKeySchema).max(32);
 

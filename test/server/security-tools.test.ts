@@ -550,6 +550,23 @@ describe("names", () => {
     assert.ok(!names.some((n: string) => n.length > 128));
   });
 
+  test("a context key special to JavaScript objects is refused, naming the field", async () => {
+    for (const key of ["__proto__", "constructor", "prototype"])
+      await assertRefused(
+        `context_${key.replaceAll("_", "")}`,
+        {
+          description: "sets a session value",
+          inputSchema: object(),
+          binding: {
+            type: "sandbox",
+            context: { write: ["user", key] },
+            code: `async function context_${key.replaceAll("_", "")}() { return 1; }`,
+          },
+        },
+        /binding\.context\.write\.1/,
+      );
+  });
+
   test("synthesis enforces the same rule, naming the field", async () => {
     const answer = await call(service, "POST", "/v1/tools/synthesize", {
       key: MAINTAINER,
