@@ -48,7 +48,9 @@ declare module "fastify" {
 }
 
 /** Open MCP sessions at most, and how long a quiet one stays open. */
+// Per key (mcp-sessions.ts).
 const MCP_SESSIONS = { maxSessions: 1000, idleMs: 30 * 60_000 };
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 export async function createHttpServer(options: HttpServerOptions) {
   let app: Switchboard | undefined;
@@ -76,8 +78,13 @@ export async function createHttpServer(options: HttpServerOptions) {
   const server = Fastify({
     loggerInstance: options.logger,
     bodyLimit: BODY_LIMIT_BYTES,
-    requestIdHeader: "x-request-id",
-    genReqId: () => randomUUID(),
+    // A caller's x-request-id is kept only when it looks like an id: it goes into every log line and back
+    // in the answer, so 16 KB of text or another request's id must not.
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const given = request.headers["x-request-id"];
+      return typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
+    },
     // Requests arriving while draining are refused by the onRequest hook, in the documented error shape.
     return503OnClosing: false,
     forceCloseConnections: "idle",

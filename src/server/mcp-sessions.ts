@@ -1,6 +1,6 @@
 // MCP sessions over Streamable HTTP: one MCP server and transport per session, so a session's tool calls
 // share a context (the app keys it by the caller and the session id). A session belongs to the key that
-// opened it: another key naming its id is told it does not exist. Sessions are bounded in number and end
+// opened it: another key naming its id is told it does not exist. Sessions are bounded in number per key and end
 // after a quiet spell; ending one closes its transport (and any stream a client keeps open on it).
 import { randomUUID } from "node:crypto";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -19,22 +19,35 @@ export interface McpSessionOptions {
 }
 
 export class McpSessions {
-  readonly #open: LRUCache<string, OpenSession>;
+  readonly #options: McpSessionOptions;
+  /**
+   * One LRU per key: with one for all, a key opening maxSessions sessions ended every other key's (the
+   * least recently used went first, whoever held it). Keys are the operator's, so the total stays bounded.
+   */
+  readonly #byCaller = new Map<string, LRUCache<string, OpenSession>>();
 
   constructor(options: McpSessionOptions) {
-    this.#open = new LRUCache<string, OpenSession>({
-      max: options.maxSessions,
-      ttl: options.idleMs,
-      updateAgeOnGet: true,
-      ttlAutopurge: true,
-      dispose: (session) => end(session),
-    });
+    this.#options = options;
+  }
+
+  #of(callerId: string): LRUCache<string, OpenSession> {
+    let open = this.#byCaller.get(callerId);
+    if (!open) {
+      open = new LRUCache<string, OpenSession>({
+        max: this.#options.maxSessions,
+        ttl: this.#options.idleMs,
+        updateAgeOnGet: true,
+        ttlAutopurge: true,
+        dispose: (session) => end(session),
+      });
+      this.#byCaller.set(callerId, open);
+    }
+    return open;
   }
 
   /** The caller's open session with this id. */
   get(id: string, callerId: string): OpenSession | undefined {
-    const session = this.#open.get(id);
-    return session?.callerId === callerId ? session : undefined;
+    return this.#byCaller.get(callerId)?.get(id);
   }
 
   /** A transport for a request without a session id; it is kept once an initialize gives it one. */
@@ -42,10 +55,10 @@ export class McpSessions {
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        this.#open.set(id, { transport, server, callerId });
+        this.#of(callerId).set(id, { transport, server, callerId });
       },
       onsessionclosed: (id) => {
-        this.#open.delete(id);
+        this.#byCaller.get(callerId)?.delete(id);
       },
     });
     return transport;
@@ -58,11 +71,12 @@ export class McpSessions {
 
   /** Ends every session's standalone notification stream; the sessions stay. */
   endStreams(): void {
-    for (const session of this.#open.values()) session.transport.closeStandaloneSSEStream();
+    for (const open of this.#byCaller.values())
+      for (const session of open.values()) session.transport.closeStandaloneSSEStream();
   }
 
   closeAll(): void {
-    this.#open.clear();
+    for (const open of this.#byCaller.values()) open.clear();
   }
 }
 

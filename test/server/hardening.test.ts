@@ -238,3 +238,11 @@ test("SIGUSR1 does not open Node's inspector in the service", async () => {
   assert.doesNotMatch(keyed.logs(), /Debugger listening/);
   assert.equal((await raw(keyed, "GET", "/healthz")).status, 200);
 });
+
+test("a caller's x-request-id is kept only when it looks like an id", async () => {
+  // It goes into every log line of the request and back in the answer.
+  const forged = await raw(keyed, "GET", "/healthz", { "x-request-id": `${"x".repeat(2_000)} forged` });
+  assert.match(String(forged.headers["x-request-id"]), /^[0-9a-f-]{36}$/);
+  const plain = await raw(keyed, "GET", "/healthz", { "x-request-id": "trace-7.a:b" });
+  assert.equal(plain.headers["x-request-id"], "trace-7.a:b");
+});
