@@ -95,21 +95,28 @@ export class DeadlineTimer {
    */
   add(ms: number, target: Expiring, now = performance.now()): Deadline {
     // Nearly every deadline has the duration of the one before (one tool, or the default timeout).
-    let list = ms === this.#lastMs ? this.#lastList : this.#lists.get(ms);
+    const list = (ms === this.#lastMs && this.#lastList) || this.#listFor(ms);
+    const node = new Entry(now + ms, target, list);
+    list.append(node);
+    if (node.at < this.#armedAt) this.#arm(node.at);
+    else if (!this.#referenced) this.#reference();
+    return node;
+  }
+
+  #listFor(ms: number): List {
+    let list = this.#lists.get(ms);
     if (!list) {
       list = new List(this);
       this.#lists.set(ms, list);
     }
     this.#lastMs = ms;
     this.#lastList = list;
-    const node = new Entry(now + ms, target, list);
-    list.append(node);
-    if (node.at < this.#armedAt) this.#arm(node.at);
-    else if (!this.#referenced) {
-      this.#timer?.ref();
-      this.#referenced = true;
-    }
-    return node;
+    return list;
+  }
+
+  #reference(): void {
+    this.#timer?.ref();
+    this.#referenced = true;
   }
 
   /** Called by a list after a removal: an idle timer must not hold the process open. */

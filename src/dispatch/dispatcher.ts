@@ -199,7 +199,10 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
 
   /** The tool's pipeline, built on its definition's first call. */
   #pipelineOf(tool: Tool): ToolPipeline {
-    if (tool === this.#lastTool && this.#lastPipeline) return this.#lastPipeline;
+    return tool === this.#lastTool && this.#lastPipeline ? this.#lastPipeline : this.#lookUp(tool);
+  }
+
+  #lookUp(tool: Tool): ToolPipeline {
     let pipeline = this.#pipelines.get(tool);
     if (!pipeline) {
       const policy = resolvePolicy(tool, this.options);
@@ -261,21 +264,20 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
         return;
       }
       this.#starting = call;
-      this.#pipelineOf(tool).run(call).after(this.#settle);
+      this.#pipelineOf(tool).run(call).listen(this.#settle);
       this.#starting = undefined;
     } catch (error) {
       this.#finish(call, "failed", internal(error));
     }
   }
 
-  readonly #settle = (call: Call): Call => {
+  readonly #settle = (call: Call): void => {
     try {
       if (call.outcome === "answered") this.#finish(call, "completed", undefined, call.output);
       else this.#failed(call, call.failure);
     } catch (fault) {
       this.#finish(call, "failed", internal(fault));
     }
-    return call;
   };
 
   #failed(call: Call, failure: unknown): void {
@@ -359,16 +361,29 @@ function internal(error: unknown): CallError {
 
 function checkCalls(calls: readonly ToolCall[]): void {
   if (!Array.isArray(calls)) throw new TypeError("execute(calls): calls must be an array");
-  for (let i = 0; i < calls.length; i++) {
-    const call = calls[i];
-    if (!call || typeof call !== "object")
-      throw new TypeError(`execute(calls): calls[${i}] must be an object`);
-    if (typeof call.id !== "string" || call.id === "")
-      throw new TypeError(`execute(calls): calls[${i}].id must be a non-empty string`);
-    if (typeof call.name !== "string" || call.name === "")
-      throw new TypeError(`execute(calls): calls[${i}].name must be a non-empty string`);
-    const args = call.arguments;
-    if (args !== undefined && (args === null || typeof args !== "object" || Array.isArray(args)))
-      throw new TypeError(`execute(calls): calls[${i}].arguments must be an object`);
-  }
+  // The check every call passes is apart from the messages, so that it stays small and cheap.
+  for (let i = 0; i < calls.length; i++) if (!isWellFormed(calls[i])) throw malformed(calls[i], i);
+}
+
+function isWellFormed(call: ToolCall | undefined): boolean {
+  if (!call || typeof call !== "object") return false;
+  const { id, name } = call;
+  const args = call.arguments;
+  return (
+    typeof id === "string" &&
+    id !== "" &&
+    typeof name === "string" &&
+    name !== "" &&
+    (args === undefined || (args !== null && typeof args === "object" && !Array.isArray(args)))
+  );
+}
+
+function malformed(call: ToolCall | undefined, i: number): TypeError {
+  if (!call || typeof call !== "object")
+    return new TypeError(`execute(calls): calls[${i}] must be an object`);
+  if (typeof call.id !== "string" || call.id === "")
+    return new TypeError(`execute(calls): calls[${i}].id must be a non-empty string`);
+  if (typeof call.name !== "string" || call.name === "")
+    return new TypeError(`execute(calls): calls[${i}].name must be a non-empty string`);
+  return new TypeError(`execute(calls): calls[${i}].arguments must be an object`);
 }

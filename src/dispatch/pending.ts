@@ -15,17 +15,20 @@ export class Pending {
   declare settled: boolean;
   declare call: Call | undefined;
   /**
-   * Handlers queued by `after`, run in order when the call's outcome is known: the first four in fields
-   * (a pipeline has at most four stages that react to every call; an array grown per call cost an
-   * allocation of its backing store), any more in `rest`.
+   * Handlers queued by `after`, run in order when the call's outcome is known: the first three in fields
+   * (a read-only call passes three stages that react to it: slots, retry, breaker; an array grown per
+   * call cost an allocation of its backing store), any more in `rest`.
    */
   declare count: number;
   declare h0: Handler | undefined;
   declare h1: Handler | undefined;
   declare h2: Handler | undefined;
-  declare h3: Handler | undefined;
   declare rest: Handler[] | undefined;
-  /** Who waits for the final call: a pending flattened into another, or `promise()`. */
+  /**
+   * Who waits for the final call (the dispatcher, a pending flattened into another, `promise()`): the
+   * first in a field of its own, any more in `listeners`.
+   */
+  declare listener: ((call: Call) => void) | undefined;
   declare listeners: ((call: Call) => void)[] | undefined;
 
   constructor() {
@@ -35,8 +38,8 @@ export class Pending {
     this.h0 = undefined;
     this.h1 = undefined;
     this.h2 = undefined;
-    this.h3 = undefined;
     this.rest = undefined;
+    this.listener = undefined;
     this.listeners = undefined;
   }
 
@@ -58,31 +61,19 @@ export class Pending {
     return pending;
   }
 
-  /** `handler` runs once the outcome before it is known (at once if it is); returns the pending to consume. */
+  /**
+   * `handler` runs once the outcome before it is known (at once if it is); returns the pending to consume.
+   * Every stage that reacts to a call calls this, so it is kept small enough for V8's mid tier (Maglev)
+   * to inline it; the rarer cases are methods of their own.
+   */
   after(handler: Handler): Pending {
-    if (!this.settled) {
-      switch (this.count++) {
-        case 0:
-          this.h0 = handler;
-          break;
-        case 1:
-          this.h1 = handler;
-          break;
-        case 2:
-          this.h2 = handler;
-          break;
-        case 3:
-          this.h3 = handler;
-          break;
-        default:
-          if (this.rest) this.rest.push(handler);
-          else this.rest = [handler];
-      }
-      return this;
-    }
-    const result = run(handler, this.call as Call);
-    if (result instanceof Pending) return result;
-    this.call = result;
+    if (this.settled) return runNow(this, handler);
+    const index = this.count;
+    this.count = index + 1;
+    if (index === 0) this.h0 = handler;
+    else if (index === 1) this.h1 = handler;
+    else if (index === 2) this.h2 = handler;
+    else queueRest(this, handler);
     return this;
   }
 
@@ -103,10 +94,8 @@ export class Pending {
         return this.h1 as Handler;
       case 2:
         return this.h2 as Handler;
-      case 3:
-        return this.h3 as Handler;
       default:
-        return (this.rest as Handler[])[index - 4] as Handler;
+        return (this.rest as Handler[])[index - 3] as Handler;
     }
   }
 
@@ -124,17 +113,36 @@ export class Pending {
     }
     this.settled = true;
     this.call = current;
+    const first = this.listener;
+    if (!first) return;
+    this.listener = undefined;
+    first(current);
     const listeners = this.listeners;
     if (!listeners) return;
     this.listeners = undefined;
     for (const listener of listeners) listener(current);
   }
 
+  /** `listener` gets the final call, once every handler has run (at once if it is settled). */
   listen(listener: (call: Call) => void): void {
     if (this.settled) listener(this.call as Call);
+    else if (!this.listener) this.listener = listener;
     else if (this.listeners) this.listeners.push(listener);
     else this.listeners = [listener];
   }
+}
+
+function queueRest(pending: Pending, handler: Handler): void {
+  if (pending.rest) pending.rest.push(handler);
+  else pending.rest = [handler];
+}
+
+/** `after` on a settled pending: the handler runs at once. */
+function runNow(pending: Pending, handler: Handler): Pending {
+  const result = run(handler, pending.call as Call);
+  if (result instanceof Pending) return result;
+  pending.call = result;
+  return pending;
 }
 
 function run(handler: Handler, call: Call): Call | Pending {

@@ -123,8 +123,10 @@ class RunningIndex {
     if (this.#size === 0) {
       this.#alone = entry;
       this.#size = 1;
-      return;
-    }
+    } else this.#setBeside(entry);
+  }
+
+  #setBeside(entry: Running): void {
     const alone = this.#alone;
     if (alone !== undefined) {
       // Another call starts beside it: from now on both are found in the Map.
@@ -189,17 +191,19 @@ export class ExecutionLog {
     const entry = this.#running.get(id);
     if (!entry) return undefined;
     // A stale entry does not hold the id: sweep it, and the call runs again.
-    if (this.#now() - entry.startedAt >= this.#staleMs) this.sweep(true);
+    if (this.#now() - entry.startedAt >= this.#staleMs) this.sweep();
     return this.#running.get(id);
   }
 
   /**
    * Marks a call as running; the dispatcher calls `end` with its result. `monotonic` is the call's own
-   * performance.now() reading, which spares the log a wall-clock read (see #wallClock).
+   * performance.now() reading at its start, which spares the log a wall-clock read (see #wallClock).
    */
-  begin(entry: Running, monotonic = performance.now()): void {
+  begin(entry: Running, monotonic: number): void {
     const startedAt = this.#wallClock(monotonic);
-    this.sweep(false, startedAt);
+    // On the call path the log is swept at most once a second (the clock may also have gone back).
+    const sinceSweep = startedAt - this.#lastSweep;
+    if (sinceSweep >= 1000 || sinceSweep < 0) this.#sweepAt(startedAt);
     entry.startedAt = startedAt;
     this.#running.set(entry);
   }
@@ -234,14 +238,16 @@ export class ExecutionLog {
     slot.errorClass = result.error?.class;
   }
 
-  /** Drops in-progress entries older than the stale limit, recording them as timed out; on the call path at most once a second. */
-  sweep(force = true, now = this.#now()): void {
-    if (force) {
-      // The wall clock was just read: later calls start from it (it may have jumped, as a mocked one does).
-      this.#wallAt = now;
-      this.#wallReadAt = performance.now();
-    }
-    if (!force && now - this.#lastSweep < 1000 && now >= this.#lastSweep) return;
+  /** Drops in-progress entries older than the stale limit, recording them as timed out. */
+  sweep(): void {
+    const now = this.#now();
+    // The wall clock was just read: later calls start from it (it may have jumped, as a mocked one does).
+    this.#wallAt = now;
+    this.#wallReadAt = performance.now();
+    this.#sweepAt(now);
+  }
+
+  #sweepAt(now: number): void {
     this.#lastSweep = now;
     const cutoff = now - this.#staleMs;
     for (const entry of this.#running.entries()) {
@@ -299,15 +305,17 @@ export class ExecutionLog {
   /** The next ring slot, holding this call's id, name and start; undefined when no history is kept. */
   #slot(entry: Running): Slot | undefined {
     if (this.#size === 0) return undefined;
-    let slot = this.#history[this.#next];
-    if (!slot) {
-      slot = new Slot();
-      this.#history[this.#next] = slot;
-    }
+    const slot = this.#history[this.#next] ?? this.#newSlot();
     this.#next = (this.#next + 1) % this.#size;
     slot.id = entry.id;
     slot.name = entry.name;
     slot.startedAt = entry.startedAt;
+    return slot;
+  }
+
+  #newSlot(): Slot {
+    const slot = new Slot();
+    this.#history[this.#next] = slot;
     return slot;
   }
 

@@ -25,19 +25,21 @@ export class Breaker implements Stage {
   }
 
   execute(call: Call, next: Next): Pending {
-    const breaker = this.#breaker;
-    const admission = breaker.circuit.admit();
-    if (admission === Admission.Refused) {
-      call.met(breaker);
-      const state = breaker.state;
-      const why =
-        state === "half_open" ? "half-open, probe in flight" : state === "isolated" ? "held open" : "open";
-      return Pending.of(
-        call.fail(new DispatchError("breaker_open", `circuit ${why} for ${this.#provider.id}`)),
-      );
-    }
+    const admission = this.#breaker.circuit.admit();
+    if (admission === Admission.Refused) return this.#refused(call);
     call.admission = admission;
     return proceed(next, call).after(this.#record);
+  }
+
+  #refused(call: Call): Pending {
+    const breaker = this.#breaker;
+    call.met(breaker);
+    const state = breaker.state;
+    const why =
+      state === "half_open" ? "half-open, probe in flight" : state === "isolated" ? "held open" : "open";
+    return Pending.of(
+      call.fail(new DispatchError("breaker_open", `circuit ${why} for ${this.#provider.id}`)),
+    );
   }
 
   readonly #record = (call: Call): Call => {

@@ -9,7 +9,16 @@ import { normaliseOutput } from "../normalise.ts";
 import type { Pending } from "../pending.ts";
 import type { Next, Stage } from "../pipeline.ts";
 import type { TokenCounter } from "../tokens.ts";
-import type { Provider } from "../types.ts";
+import type { InvokeOptions, Provider } from "../types.ts";
+
+/** The provider's answer as a promise; one that throws instead of rejecting is a rejection too. */
+function invoke(provider: Provider, args: Record<string, unknown>, options: InvokeOptions): Promise<unknown> {
+  try {
+    return Promise.resolve(provider.invoke(args, options));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
 
 export class ProviderCall implements Stage {
   readonly #provider: Provider;
@@ -31,13 +40,7 @@ export class ProviderCall implements Stage {
   execute(call: Call, _next: Next): Pending {
     const attempt = call.attempt as AttemptSink;
     call.attempts++;
-    let running: Promise<unknown>;
-    try {
-      running = Promise.resolve(this.#provider.invoke(call.args, attempt.options));
-    } catch (error) {
-      running = Promise.reject(error);
-    }
-    return attempt.race(running, this.#accept);
+    return attempt.race(invoke(this.#provider, call.args, attempt.options), this.#accept);
   }
 
   /** The provider's answer, checked and held to the budget; a throw here fails the attempt. */

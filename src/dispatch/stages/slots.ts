@@ -41,11 +41,15 @@ export class Slots implements Stage {
   }
 
   execute(call: Call, next: Next): Pending {
-    if (this.#slots.tryAcquire()) {
-      if (this.#global.tryAcquire()) return this.#run(call, next, call.started);
-      this.#slots.release();
-    }
-    return this.#waitThenRun(call, next);
+    return this.#tryAcquire() ? this.#run(call, next, call.started) : this.#waitThenRun(call, next);
+  }
+
+  /** Both slots if both are free at once; none otherwise. */
+  #tryAcquire(): boolean {
+    if (!this.#slots.tryAcquire()) return false;
+    if (this.#global.tryAcquire()) return true;
+    this.#slots.release();
+    return false;
   }
 
   #run(call: Call, next: Next, readyAt: number): Pending {

@@ -34,7 +34,9 @@ class Attempt implements InvokeOptions, Expiring, AttemptSink {
   /** The batch cancellation listener, kept so that it can be removed again. */
   declare onCancel: (() => void) | undefined;
 
+  /** `timeoutMs` is the tool's; the attempt gets less when less is left of the call's deadline. */
   constructor(call: Call, timeoutMs: number, now: number) {
+    const left = call.deadlineAt - now;
     this.callId = call.id;
     this.context = call.snapshot;
     this.call = call;
@@ -44,15 +46,16 @@ class Attempt implements InvokeOptions, Expiring, AttemptSink {
     this.controller = undefined;
     this.abortedWith = undefined;
     this.settled = false;
-    this.timeoutMs = timeoutMs;
-    this.deadline = deadlines.add(timeoutMs, this, now);
+    this.timeoutMs = left < timeoutMs ? Math.floor(left) : timeoutMs;
+    this.deadline = deadlines.add(this.timeoutMs, this, now);
     this.onCancel = undefined;
-    const batchSignal = call.signal;
-    if (batchSignal) {
-      const onCancel = () => this.expire(batchSignal.reason);
-      this.onCancel = onCancel;
-      batchSignal.addEventListener("abort", onCancel, { once: true });
-    }
+    if (call.signal) this.#cancelWith(call.signal);
+  }
+
+  #cancelWith(batchSignal: AbortSignal): void {
+    const onCancel = () => this.expire(batchSignal.reason);
+    this.onCancel = onCancel;
+    batchSignal.addEventListener("abort", onCancel, { once: true });
   }
 
   get options(): InvokeOptions {
@@ -118,6 +121,17 @@ class Attempt implements InvokeOptions, Expiring, AttemptSink {
   }
 }
 
+/** The first attempt starts in the same turn the call got its slots, whose clock reading it reuses. */
+function startOf(call: Call): number {
+  return call.attempts === 0 ? call.readyAt : performance.now();
+}
+
+/** An attempt that may not start: its batch was cancelled, or the call's deadline has passed. */
+function notStarted(call: Call): Pending {
+  if (call.signal?.aborted) return Pending.of(call.fail(call.signal.reason));
+  return Pending.of(call.fail(new CallTimeoutError(0, "the call's deadline passed before this attempt")));
+}
+
 /** The attempt's deadline starts here; the provider stage after it races the provider against it. */
 export class Timeout implements Stage {
   readonly #timeoutMs: number;
@@ -127,13 +141,9 @@ export class Timeout implements Stage {
   }
 
   execute(call: Call, next: Next): Pending {
-    if (call.signal?.aborted) return Pending.of(call.fail(call.signal.reason));
-    // The first attempt starts in the same turn the call got its slots, whose clock reading it reuses.
-    const now = call.attempts === 0 ? call.readyAt : performance.now();
-    const left = call.deadlineAt - now;
-    if (left < 1)
-      return Pending.of(call.fail(new CallTimeoutError(0, "the call's deadline passed before this attempt")));
-    call.attempt = new Attempt(call, left < this.#timeoutMs ? Math.floor(left) : this.#timeoutMs, now);
+    const now = startOf(call);
+    if (call.deadlineAt - now < 1 || call.signal?.aborted) return notStarted(call);
+    call.attempt = new Attempt(call, this.#timeoutMs, now);
     return proceed(next, call);
   }
 }
