@@ -22,7 +22,7 @@ import {
 } from "./options.ts";
 import { partition } from "./partition.ts";
 import { sleep as realSleep, type Sleep } from "./retry.ts";
-import { ExecutionLog, type ExecutionRecord, type ExecutionStatistics } from "./state.ts";
+import { ExecutionLog, type ExecutionRecord, type ExecutionStatistics, type Running } from "./state.ts";
 import { estimateTokens, type TokenCounter, tokenCounter } from "./tokens.ts";
 import { buildPipeline, type PipelineDeps, type ToolPipeline } from "./tool-pipeline.ts";
 import type {
@@ -246,7 +246,7 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
     // The same tool_call_id never runs twice at once: the second caller gets the first's result. The patch
     // goes with the first caller only, so a context change is applied once.
     if (running) {
-      this.#log.share(running, (result) => deliver(call, result));
+      this.#share(running, call);
       return;
     }
     call.started = performance.now();
@@ -269,6 +269,18 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
     } catch (error) {
       this.#finish(call, "failed", internal(error));
     }
+  }
+
+  /**
+   * The closures of the rare cases are made in methods of their own: a closure in #start or #finish
+   * would make V8 allocate a context for the variables it captures on every call.
+   */
+  #share(running: Running, call: Call): void {
+    this.#log.share(running, (result) => deliver(call, result));
+  }
+
+  #endSoon(call: Call, result: CallResult): void {
+    queueMicrotask(() => this.#log.end(call, result));
   }
 
   readonly #settle = (call: Call): void => {
@@ -336,7 +348,7 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
     // A call finished while it was being started (unknown tool, bad arguments, a cache hit, an open
     // breaker) keeps its id for one more microtask, so a duplicate id later in the same batch still shares
     // its result.
-    if (this.#starting === call) queueMicrotask(() => this.#log.end(call, result));
+    if (this.#starting === call) this.#endSoon(call, result);
     else this.#log.end(call, result);
     deliver(call, result);
   }

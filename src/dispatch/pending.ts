@@ -104,9 +104,9 @@ export class Pending {
     // `count` is read on every turn: a handler queued while an asynchronous step ran is run too.
     for (let i = from; i < this.count; i++) {
       const result = run(this.#handler(i), current);
-      if (result instanceof Pending) {
-        // An asynchronous step (a retry): the handlers after it run once it has settled.
-        result.listen((settled) => this.#drain(settled, i + 1));
+      // A handler that hands back the call it was given (nearly every one) is spared the `instanceof`.
+      if (result !== current && result instanceof Pending) {
+        this.#drainAfter(result, i + 1);
         return;
       }
       current = result;
@@ -121,6 +121,15 @@ export class Pending {
     if (!listeners) return;
     this.listeners = undefined;
     for (const listener of listeners) listener(current);
+  }
+
+  /**
+   * An asynchronous step (a retry): the handlers from `next` on run once it has settled. A method of its
+   * own because a closure in #drain's loop would capture the loop variable, and V8 would then allocate a
+   * context for it on every turn of the loop, step or not.
+   */
+  #drainAfter(step: Pending, next: number): void {
+    step.listen((settled) => this.#drain(settled, next));
   }
 
   /** `listener` gets the final call, once every handler has run (at once if it is settled). */

@@ -201,9 +201,7 @@ export class ExecutionLog {
    */
   begin(entry: Running, monotonic: number): void {
     const startedAt = this.#wallClock(monotonic);
-    // On the call path the log is swept at most once a second (the clock may also have gone back).
-    const sinceSweep = startedAt - this.#lastSweep;
-    if (sinceSweep >= 1000 || sinceSweep < 0) this.#sweepAt(startedAt);
+    this.#sweepIfDue(startedAt);
     entry.startedAt = startedAt;
     this.#running.set(entry);
   }
@@ -244,10 +242,18 @@ export class ExecutionLog {
     // The wall clock was just read: later calls start from it (it may have jumped, as a mocked one does).
     this.#wallAt = now;
     this.#wallReadAt = performance.now();
-    this.#sweepAt(now);
+    this.#sweepIfDue(now, true);
   }
 
-  #sweepAt(now: number): void {
+  /**
+   * On the call path the log is swept at most once a second (or when the clock has gone back). The check
+   * and the sweep are one function, called on every call: with the sweep a call of its own behind the
+   * check, V8 inlined the check into the dispatcher's call path, where the sweep's call site had no type
+   * feedback yet (it last ran before V8 gathered any), and the first sweep a second later deoptimised the
+   * whole call path (`--trace-deopt` on `npm run bench:dispatch`).
+   */
+  #sweepIfDue(now: number, force = false): void {
+    if (!force && now - this.#lastSweep < 1000 && now >= this.#lastSweep) return;
     this.#lastSweep = now;
     const cutoff = now - this.#staleMs;
     for (const entry of this.#running.entries()) {

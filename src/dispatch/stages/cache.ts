@@ -54,7 +54,7 @@ export class CachedAnswers implements Stage {
       call.stale = !hit.fresh;
       if (!hit.fresh) {
         call.warn(`stale answer (${hit.ageMs} ms old) served while it is refreshed`);
-        this.#cache.revalidate(key, () => this.#refresh(call, key, next));
+        this.#revalidate(call, key, next);
       }
       return Pending.of(call.answer(hit.output));
     }
@@ -71,6 +71,10 @@ export class CachedAnswers implements Stage {
 
   #store(key: string, output: unknown, provider: string): void {
     this.#cache.set(key, output, provider, this.#ttlMs, this.#staleMs);
+  }
+
+  #revalidate(call: Call, key: string, next: Next): void {
+    this.#cache.revalidate(key, () => this.#refresh(call, key, next));
   }
 
   /** Stale-while-revalidate: the rest of the pipeline again, outside the call that got the stale answer. */
