@@ -28,6 +28,14 @@ function mappingOf(provider: Provider, args: Record<string, unknown>): (output: 
   return (output) => provider.mapOutput?.(output, args);
 }
 
+/** An output over the budget, cut to it; the call is warned of what was left out. */
+function truncated(call: Call, output: unknown, budget: number, count: TokenCounter): unknown {
+  const budgeted = applyBudget(output, budget, count);
+  if (budgeted.omittedTokens > 0)
+    call.warn(`output truncated to the ${budget}-token budget, ~${budgeted.omittedTokens} tokens omitted`);
+  return budgeted.output;
+}
+
 export class ProviderCall implements Stage {
   readonly #provider: Provider;
   readonly #tool: Tool;
@@ -53,23 +61,22 @@ export class ProviderCall implements Stage {
 
   /** The provider's answer, checked and held to the budget; a throw here fails the attempt. */
   readonly #accept = (call: Call, raw: unknown): void => {
-    if (this.#outputCheck === undefined)
-      this.#outputCheck = this.#tool.outputSchema ? schemaCheck(this.#tool.outputSchema) : null;
+    const check = this.#outputCheck === undefined ? this.#compile() : this.#outputCheck;
     const provider = this.#provider;
     const map = provider.mapOutput ? mappingOf(provider, call.args) : undefined;
-    let output = normaliseOutput(outputOf(raw), this.#outputCheck ?? undefined, map);
+    // A patch only comes with a context modifier's wrapper: an answer without one is looked at once.
+    const patch = patchOf(raw);
+    const output = normaliseOutput(patch ? outputOf(raw) : raw, check ?? undefined, map);
     const count = this.#count();
     const budget = this.#budgetTokens;
-    if (!fitsBudget(output, budget, count)) {
-      const budgeted = applyBudget(output, budget, count);
-      output = budgeted.output;
-      if (budgeted.omittedTokens > 0)
-        call.warn(
-          `output truncated to the ${budget}-token budget, ~${budgeted.omittedTokens} tokens omitted`,
-        );
-    }
-    call.provider = this.#provider.id;
-    call.patch = patchOf(raw);
-    call.answer(output);
+    const fitted = fitsBudget(output, budget, count) ? output : truncated(call, output, budget, count);
+    call.provider = provider.id;
+    call.patch = patch;
+    call.answer(fitted);
   };
+
+  #compile(): SchemaCheck | null {
+    this.#outputCheck = this.#tool.outputSchema ? schemaCheck(this.#tool.outputSchema) : null;
+    return this.#outputCheck;
+  }
 }
