@@ -279,6 +279,19 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
     this.#log.share(running, (result) => deliver(call, result));
   }
 
+  /** Emits the result; a listener that throws fails the call (and is not called again for it). */
+  #announce(call: Call, result: CallResult): CallResult {
+    try {
+      this.emit("call", result);
+      return result;
+    } catch (fault) {
+      const failed: CallResult = { ...result, status: "failed", error: internal(fault) };
+      delete failed.output;
+      call.patch = undefined;
+      return failed;
+    }
+  }
+
   #endSoon(call: Call, result: CallResult): void {
     queueMicrotask(() => this.#log.end(call, result));
   }
@@ -336,15 +349,8 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
           ? { id: call.id, name: call.name, status, provenance, timing, error }
           : { id: call.id, name: call.name, status, provenance, timing };
     if (status !== "completed") call.patch = undefined;
-    try {
-      // Most dispatchers have no listener; emit would still gather its arguments.
-      if (this.listenerCount("call") > 0) this.emit("call", result);
-    } catch (fault) {
-      // A listener that throws fails the call (and is not called again for it).
-      result = { ...result, status: "failed", error: internal(fault) };
-      delete result.output;
-      call.patch = undefined;
-    }
+    // Without a listener, emit would still gather its arguments.
+    if (this.listenerCount("call") > 0) result = this.#announce(call, result);
     // A call finished while it was being started (unknown tool, bad arguments, a cache hit, an open
     // breaker) keeps its id for one more microtask, so a duplicate id later in the same batch still shares
     // its result.

@@ -117,10 +117,13 @@ export class Pending {
     if (!first) return;
     this.listener = undefined;
     first(current);
-    const listeners = this.listeners;
-    if (!listeners) return;
+    if (this.listeners) this.#tellTheOthers(current);
+  }
+
+  #tellTheOthers(call: Call): void {
+    const listeners = this.listeners as ((call: Call) => void)[];
     this.listeners = undefined;
-    for (const listener of listeners) listener(current);
+    for (const listener of listeners) listener(call);
   }
 
   /**
