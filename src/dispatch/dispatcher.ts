@@ -279,6 +279,10 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
     this.#log.share(running, (result) => deliver(call, result));
   }
 
+  #endSoon(call: Call, result: CallResult): void {
+    queueMicrotask(() => this.#log.end(call, result));
+  }
+
   /** Emits the result; a listener that throws fails the call (and is not called again for it). */
   #announce(call: Call, result: CallResult): CallResult {
     try {
@@ -290,10 +294,6 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
       call.patch = undefined;
       return failed;
     }
-  }
-
-  #endSoon(call: Call, result: CallResult): void {
-    queueMicrotask(() => this.#log.end(call, result));
   }
 
   readonly #settle = (call: Call): void => {
