@@ -13,6 +13,12 @@ function weightsVersion(): string {
 }
 
 export async function loadUseLite(): Promise<EmbeddingModel> {
+  // initModel() starts the backend and loads the weights at once, and loading makes tensors: on a busy
+  // machine they can come before the WebAssembly backend is up ("Backend 'wasm' has not yet been
+  // initialized"). So the backend is awaited first.
+  // The package's types re-export @tensorflow/tfjs-core's, which is bundled rather than installed.
+  const core = createRequire(import.meta.url)("@energetic-ai/core") as { ready(): Promise<void> };
+  await core.ready();
   // initModel() without a source downloads the weights; the packaged source reads them from node_modules.
   const model = await initModel(modelSource);
   return {
