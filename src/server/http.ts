@@ -7,7 +7,8 @@ import { randomUUID } from "node:crypto";
 import rateLimit from "@fastify/rate-limit";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import Fastify, { type FastifyReply, LogController } from "fastify";
+import Fastify, { type FastifyReply, type FastifyRequest, LogController } from "fastify";
+import { LRUCache } from "lru-cache";
 import type { Switchboard } from "../app/index.ts";
 import { type Logger, VERSION } from "../config/index.ts";
 import { connectRedis, startRedis } from "../hot-state/index.ts";
@@ -41,6 +42,8 @@ export interface HttpServerOptions {
 declare module "fastify" {
   interface FastifyRequest {
     caller?: Caller;
+    /** A read-only route's rate-limit verdict, checked alongside its work (see limitAlongside). */
+    limitVerdict?: Promise<unknown>;
   }
   interface FastifyContextConfig {
     access?: Access;
@@ -149,6 +152,9 @@ export async function createHttpServer(options: HttpServerOptions) {
     await startRedis(redis);
     server.addHook("onClose", async () => redis.disconnect());
   }
+  const limitKey = (request: FastifyRequest) => request.caller?.id ?? request.ip;
+  // Keys refused until their window ends (Redis's TTL); their read-only requests wait for the verdict.
+  const refusedKeys = new LRUCache<string, true>({ max: 10_000 });
   await server.register(rateLimit, {
     max: options.rateLimit,
     // While Redis is away requests pass unlimited rather than fail: availability over the limit.
@@ -156,15 +162,31 @@ export async function createHttpServer(options: HttpServerOptions) {
     timeWindow: 60_000,
     // After authentication (onRequest) and before the body is read, so a limited key costs no parsing.
     hook: "preParsing",
-    keyGenerator: (request) => request.caller?.id ?? request.ip,
+    keyGenerator: limitKey,
     allowList: (request) => (request.routeOptions.config.access ?? "public") === "public",
-    errorResponseBuilder: (_request, context) =>
-      new HttpError(
+    errorResponseBuilder: (request, context) => {
+      refusedKeys.set(limitKey(request), true, { ttl: Math.max(1, context.ttl) });
+      return new HttpError(
         429,
         "rate_limited",
         `rate limit of ${context.max} requests per minute exceeded for this key; retry in ${context.after}`,
-      ),
+      );
+    },
   });
+  /**
+   * The same limit, counters and answers as every other route's, for read-only routes, whose work runs
+   * while their key is counted: with Redis the count is a round trip to another process, which on a busy
+   * machine waits for a CPU as long as a route takes (docs/performance.md). A request refused at the end
+   * has changed nothing; a key already refused waits for the verdict first, so a flood costs no work.
+   */
+  const countRequest = server.rateLimit();
+  const limitAlongside = async (...[request, reply]: Parameters<typeof countRequest>) => {
+    const verdict = countRequest.call(server, request, reply);
+    if (refusedKeys.has(limitKey(request))) return verdict;
+    // Awaited by the handler; a request that fails before it (a bad body) is answered as it was.
+    verdict.catch(() => undefined);
+    request.limitVerdict = verdict;
+  };
 
   server.setErrorHandler((error, request, reply) => {
     const { status, body, headers } = toProblem(error, BODY_LIMIT_BYTES);
@@ -227,19 +249,26 @@ export async function createHttpServer(options: HttpServerOptions) {
     server.route({
       method: route.method,
       url: route.path.replace(/\{(\w+)\}/g, ":$1"),
-      config: { access: route.access },
+      config: { access: route.access, ...(route.readOnly ? { rateLimit: false as const } : {}) },
+      ...(route.readOnly ? { onRequest: limitAlongside } : {}),
       handler: async (request, reply) => {
-        const body = route.body ? parseOr400(route.body, request.body, "body") : undefined;
-        const answer = await drain.race(
-          route.handle({
-            app: readyApp(),
-            body,
-            params: request.params as Record<string, string>,
-            signal: AbortSignal.any([abortedWithClient(reply), drain.signal]),
-            caller: request.caller ?? LOCAL_OPERATOR,
-          }),
-        );
-        return reply.status(route.statusOf?.(answer) ?? 200).send(answer);
+        const work = (async () => {
+          const body = route.body ? parseOr400(route.body, request.body, "body") : undefined;
+          return drain.race(
+            route.handle({
+              app: readyApp(),
+              body,
+              params: request.params as Record<string, string>,
+              signal: AbortSignal.any([abortedWithClient(reply), drain.signal]),
+              caller: request.caller ?? LOCAL_OPERATOR,
+            }),
+          );
+        })();
+        // A refusal wins over the work's answer or error, as when the limit is checked first.
+        const [verdict, outcome] = await Promise.allSettled([request.limitVerdict, work]);
+        if (verdict.status === "rejected") throw verdict.reason;
+        if (outcome.status === "rejected") throw outcome.reason;
+        return reply.status(route.statusOf?.(outcome.value) ?? 200).send(outcome.value);
       },
     });
   }

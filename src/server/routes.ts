@@ -72,6 +72,11 @@ export interface ApiRoute<S extends z.ZodType = z.ZodType> {
    * route), each with its meaning and, when it is not the common error shape, its schema.
    */
   errors?: Record<number, { description: string; schema?: z.ZodType }>;
+  /**
+   * The handler changes nothing (routing, reads): its rate-limit check may run alongside it instead of
+   * before it, since an answer refused at the end leaves nothing done behind (see http.ts).
+   */
+  readOnly?: true;
   /** The success status when it depends on the answer (default 200). */
   statusOf?(answer: unknown): number;
   handle(context: RouteContext<z.infer<S>>): Promise<unknown>;
@@ -96,6 +101,7 @@ export const apiRoutes: ApiRoute[] = [
       422: { description: "the query cannot be routed (e.g. nothing left of it after normalising)" },
     },
     access: "agent",
+    readOnly: true,
     summary: "Find the tools for a query, with definitions in the requested format and the context saved",
     body: routeRequestSchema,
     handle: ({ app, body }) => app.route(body),
@@ -189,6 +195,7 @@ export const apiRoutes: ApiRoute[] = [
     method: "GET",
     path: "/v1/tools",
     access: "agent",
+    readOnly: true,
     summary: "List the catalog's tools",
     response: toolListResponseSchema,
     handle: async ({ app }) => ({
@@ -205,6 +212,7 @@ export const apiRoutes: ApiRoute[] = [
     method: "GET",
     path: "/v1/tools/{name}",
     access: "agent",
+    readOnly: true,
     summary:
       "One tool's definition: in full for a maintainer key, without its binding and policy for an agent key",
     response: toolViewResponseSchema,
@@ -244,6 +252,7 @@ export const apiRoutes: ApiRoute[] = [
     method: "GET",
     path: "/v1/executions",
     access: "agent",
+    readOnly: true,
     summary:
       "Recent executions with their provenance: an agent key sees its own calls, a maintainer key every key's, " +
       "each id prefixed by its key's role and position (agent#0/…)",
@@ -254,6 +263,7 @@ export const apiRoutes: ApiRoute[] = [
     method: "GET",
     path: "/v1/breakers",
     access: "agent",
+    readOnly: true,
     summary: "Circuit breaker state per tool provider (providers named in full for a maintainer key only)",
     response: breakersResponseSchema,
     handle: async ({ app, caller }) => ({

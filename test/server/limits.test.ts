@@ -29,6 +29,10 @@ test("each key has its own budget of requests per minute; health checks are not 
   assert.equal(limited.body.error.code, "rate_limited");
   assert.match(limited.body.error.message, /rate limit of 3 requests per minute exceeded for this key/);
   assert.ok(Number(limited.headers.get("retry-after")) > 0);
+  // Routing (whose limit is checked alongside its work) is refused for the key alike.
+  const routed = await call(service, "POST", "/v1/route", { key: "key-one", body: { query: "refund" } });
+  assert.equal(routed.status, 429);
+  assert.equal(routed.body.error.code, "rate_limited");
   assert.equal((await call(service, "GET", "/v1/tools", { key: "key-two" })).status, 200);
   for (let i = 0; i < 5; i++) assert.equal((await call(service, "GET", "/healthz")).status, 200);
 });
