@@ -9,8 +9,9 @@ import { type Tool, ToolRegistry } from "../catalog/index.ts";
 import { BUNDLED_CATALOG } from "../config/index.ts";
 import { createEmbedder, type Embedder, type EmbedderKind } from "../embed/index.ts";
 import { Router, type RouterEmbedder } from "../router/index.ts";
-import { type DataStore, FileStore } from "../store/index.ts";
+import type { DataStore } from "../store/index.ts";
 import { parseConfig, type SwitchboardOptions } from "./config.ts";
+import { openScaleOut } from "./scale-out.ts";
 
 /**
  * The bundled catalog's index, built by `npm run build:index` and shipped, so that a fresh data folder
@@ -98,21 +99,42 @@ async function seedBundled(store: DataStore, catalog: string, key: string): Prom
 
 /**
  * The index with the tools it covers, for the commands that work on the index itself (index, route,
- * calibrate, feedback, eval): the same one a Switchboard opened on this catalog and data folder uses.
+ * calibrate, feedback, eval): the same one a Switchboard opened on this configuration uses, in the same
+ * store, so what they learn or fit is what the service reads.
  */
 export async function openCatalogIndex(
   settings: SwitchboardOptions,
   options: { variant?: string; onProgress?: (done: number, total: number) => void } = {},
 ): Promise<CatalogIndex & { registry: ToolRegistry }> {
-  const config = parseConfig(settings);
-  const store = new FileStore(config.data);
-  const registry = await ToolRegistry.open({ store, catalog: config.catalog });
-  const opened = await openIndex({
-    store,
-    catalog: config.catalog,
-    tools: registry.list(),
-    embedder: config.embedder,
-    ...options,
-  });
-  return { ...opened, registry };
+  // The index holds no hot state: Redis is left out, whatever the configuration names.
+  const { redis: _hotState, ...config } = parseConfig(settings);
+  // The store a Switchboard on this configuration opens: PostgreSQL with SWITCHBOARD_DATABASE_URL.
+  const scaleOut = await openScaleOut(config);
+  const { store } = scaleOut;
+  try {
+    const registry = await ToolRegistry.open({
+      store,
+      catalog: config.catalog,
+      admission: { mcpCommands: config.security.mcpCommands, toolSecrets: config.security.toolSecrets },
+    });
+    const opened = await openIndex({
+      store,
+      catalog: config.catalog,
+      tools: registry.list(),
+      embedder: config.embedder,
+      indexEmbedder: (embedder) => scaleOut.indexEmbedder(embedder),
+      ...options,
+    });
+    return {
+      ...opened,
+      registry,
+      async close() {
+        await opened.close();
+        await scaleOut.close();
+      },
+    };
+  } catch (error) {
+    await scaleOut.close();
+    throw error;
+  }
 }

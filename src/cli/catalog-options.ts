@@ -1,7 +1,7 @@
 // The --catalog/--data/--embedder/--model/--json options of the commands that work on a catalog's index
 // (index, route, eval, calibrate, feedback), defaulting from the environment like `serve` and `mcp`.
 import { z } from "zod";
-import type { SwitchboardOptions } from "../app/index.ts";
+import { configFrom, type SwitchboardOptions } from "../app/index.ts";
 import { readEnv } from "../config/index.ts";
 import { EMBEDDER_KINDS, type EmbedderKind } from "../embed/index.ts";
 
@@ -30,8 +30,8 @@ export function catalogCommandOptions() {
 }
 
 /**
- * The Switchboard configuration these options name (SWITCHBOARD_MODEL as `serve` reads it), so the command
- * opens the index the service uses.
+ * The Switchboard configuration these options name (SWITCHBOARD_MODEL and SWITCHBOARD_DATABASE_URL as
+ * `serve` reads them), so the command opens the index the service uses, in the store it uses.
  */
 export function indexConfig(options: {
   catalog: string;
@@ -39,10 +39,11 @@ export function indexConfig(options: {
   embedder: EmbedderKind;
   model?: string | undefined;
 }): SwitchboardOptions {
-  const model = options.model ?? readEnv().SWITCHBOARD_MODEL;
+  const env = readEnv();
+  const model = options.model ?? env.SWITCHBOARD_MODEL;
   return {
-    catalog: options.catalog,
-    data: options.data,
+    // The service's whole configuration (SWITCHBOARD_DATABASE_URL names the store), these flags on top.
+    ...configFrom(env, { catalog: options.catalog, data: options.data }),
     embedder: { kind: options.embedder, ...(model ? { model } : {}) },
   };
 }

@@ -1,11 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { configFrom, openSwitchboard, type SynthesizeRequest } from "../../app/index.ts";
 import { BrowserSupervisor } from "../../browser/index.ts";
-import { ToolRegistry } from "../../catalog/index.ts";
-import { readEnv } from "../../config/index.ts";
+import { createLogger, readEnv } from "../../config/index.ts";
 import { createEgressPolicy } from "../../egress/index.ts";
-import { FileStore } from "../../store/index.ts";
 import { Sandbox, type SynthesisFailure, type SynthesisIssue, synthesize } from "../../synth/index.ts";
 import { parseCommand } from "../args.ts";
 import { UsageError } from "../errors.ts";
@@ -18,8 +17,9 @@ Usage:
                     [--register] [--data DIR] [--json]
 
 Checks a tool's code against the sandbox policy, compiles it in an isolate and, with --args, runs it once
-with those arguments. With --register the tool is stored in the data folder (versioned) as a synthesized
-tool. The code must define exactly \`async function NAME(args, ctx)\`.
+with those arguments. With --register the tool is stored (versioned) as a synthesized tool where the service
+keeps its tools: the data folder, or with SWITCHBOARD_DATABASE_URL PostgreSQL, whence every running replica
+takes it in. The code must define exactly \`async function NAME(args, ctx)\`.
 
 --schema   A JSON or YAML file: the tool's inputSchema, or an object with inputSchema, outputSchema and
            capabilities (e.g. { "fetch": { "allow": ["https://api.example.com/"] }, "html": true }).
@@ -127,6 +127,41 @@ async function synth(options: z.infer<typeof optionsSchema>, started: number): P
   const args = parseArgs(options.args);
   const code = await readText(options.code, "--code");
   const definition = await readDefinition(options.schema);
+  // Checked by the synthesizer's definition stage like any other field.
+  const request = {
+    name: options.name,
+    description: options.description ?? `Synthesized tool ${options.name}`,
+    ...definition,
+    code,
+    ...(args === undefined ? {} : { testArgs: args }),
+  } as SynthesizeRequest;
+  const outcome = options.register ? await register(request, options.data) : await check(request);
+  const ms = Math.round((performance.now() - started) * 100) / 100;
+  if (!outcome.ok) return failureReport(outcome, ms);
+  return {
+    status: "ok",
+    ...(args === undefined ? {} : { result: outcome.tests[0]?.output ?? null }),
+    ...(options.register ? { registered: { name: outcome.tool.name, version: outcome.tool.version } } : {}),
+    ms,
+  };
+}
+
+/** Synthesized and stored as the service would: through its composition root, in its store. */
+async function register(request: SynthesizeRequest, data: string | undefined) {
+  const env = readEnv();
+  const app = await openSwitchboard(configFrom(env, { data }), {
+    logger: createLogger(env.SWITCHBOARD_LOG_LEVEL),
+    index: false,
+  });
+  try {
+    return await app.synthesize(request);
+  } finally {
+    await app.close();
+  }
+}
+
+/** Checked and run only: no store is opened. */
+async function check(request: SynthesizeRequest) {
   const env = readEnv();
   // Launched only if the tool uses ctx.browser.
   const browser = new BrowserSupervisor({
@@ -136,30 +171,7 @@ async function synth(options: z.infer<typeof optionsSchema>, started: number): P
   // One synthesis needs one sandbox host process; starting a second would only compete with it for CPU.
   const sandbox = new Sandbox({ hosts: 1, browser });
   try {
-    const registry = options.register
-      ? await ToolRegistry.open({
-          store: new FileStore(options.data ?? readEnv().SWITCHBOARD_DATA),
-          catalog: readEnv().SWITCHBOARD_CATALOG,
-        })
-      : undefined;
-    const outcome = await synthesize(
-      {
-        name: options.name,
-        description: options.description ?? `Synthesized tool ${options.name}`,
-        ...definition,
-        code,
-        ...(args === undefined ? {} : { testArgs: args }),
-      },
-      { sandbox, ...(registry ? { registry } : {}) },
-    );
-    const ms = Math.round((performance.now() - started) * 100) / 100;
-    if (!outcome.ok) return failureReport(outcome, ms);
-    return {
-      status: "ok",
-      ...(args === undefined ? {} : { result: outcome.tests[0]?.output ?? null }),
-      ...(registry ? { registered: { name: outcome.tool.name, version: outcome.tool.version } } : {}),
-      ms,
-    };
+    return await synthesize({ ...request, code: request.code as string }, { sandbox });
   } finally {
     sandbox.close();
     await browser.close();
