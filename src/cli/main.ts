@@ -17,6 +17,7 @@ const commands: Record<string, () => Promise<{ command: Command }>> = {
   "eval-requests": () => import("./commands/eval-requests.ts"),
   calibrate: () => import("./commands/calibrate.ts"),
   feedback: () => import("./commands/feedback.ts"),
+  tools: () => import("./commands/tools.ts"),
   exec: () => import("./commands/exec.ts"),
   synth: () => import("./commands/synth.ts"),
   inspect: () => import("./commands/inspect.ts"),
