@@ -3,11 +3,20 @@ async function current_time(args) {
   const zones = Intl.supportedValuesOf("timeZone");
   const raw = typeof args.timezone === "string" && args.timezone.trim() !== "" ? args.timezone.trim() : "UTC";
   const key = raw.toLowerCase();
-  const zone =
+  let zone =
     key === "utc" || key === "gmt"
       ? "UTC"
       : (zones.find((z) => z.toLowerCase() === key) ??
         zones.find((z) => z.toLowerCase().endsWith(`/${key.replace(/\s+/g, "_")}`)));
+  if (!zone) {
+    try {
+      // Intl accepts links the list leaves out (e.g. "Asia/Kolkata" where ICU lists "Asia/Calcutta").
+      new Intl.DateTimeFormat("en-US", { timeZone: raw });
+      zone = raw;
+    } catch {
+      // unknown: the error below names it
+    }
+  }
   if (!zone)
     throw new Error(
       `unknown time zone "${raw}": use an IANA name like "America/Chicago" or a city like "Tokyo"`,
