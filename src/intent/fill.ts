@@ -88,6 +88,10 @@ class Filler {
     }
     this.filled.push(entry);
   }
+  /** Marks a span as taken without setting a value (a second base named: "from base 2 into base 10"). */
+  consume(span: Span): void {
+    this.used.push(span);
+  }
   has(param: Param): boolean {
     return param.name in this.args;
   }
@@ -156,10 +160,8 @@ function enumValues(param: Param): unknown[] {
 
 /** The enum value the text names, when exactly one is named outside the spans other values took. */
 function enumMention(f: Filler, param: Param, quoted: Mention[]): { value: string; span: Span } | undefined {
-  const text = f.text
-    .toLowerCase()
-    .replace(/%/g, " percent")
-    .replace(/\bpercentage\b/g, "percent");
+  // "percentage" still matches "percent", whose words may inflect.
+  const text = f.text.toLowerCase().replace(/%/g, " percent");
   // Replacing "%" with " percent" shifts offsets; spans are mapped back through this index list.
   const offsets: number[] = [];
   for (let i = 0, j = 0; i < f.text.length; i++) {
@@ -170,10 +172,10 @@ function enumMention(f: Filler, param: Param, quoted: Mention[]): { value: strin
   for (const value of enumValues(param)) {
     if (typeof value !== "string" || value.length < 2) continue;
     const words = value.toLowerCase().split(/[_\s-]+/);
-    const pattern = new RegExp(
-      `\\b${words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("\\w*\\s+(?:\\S+\\s+){0,2}?")}`,
-      "g",
-    );
+    // Short words are whole words ("of" is not "off"); longer ones may inflect ("increase" → "increased").
+    const word = (w: string) =>
+      `${w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}${w.length <= 3 ? "\\b" : "\\w*"}`;
+    const pattern = new RegExp(`\\b${words.map(word).join("\\s+(?:\\S+\\s+){0,2}?")}`, "g");
     for (const match of text.matchAll(pattern)) {
       const start = offsets[match.index] ?? match.index;
       const end = (offsets[match.index + match[0].length - 1] ?? start) + 1;
@@ -189,7 +191,30 @@ function enumMention(f: Filler, param: Param, quoted: Mention[]): { value: strin
   const most = Math.max(...hits.map((h) => h.score));
   const best = hits.filter((h) => h.score === most);
   const distinct = new Set(best.map((h) => h.value));
-  return distinct.size === 1 ? best[0] : undefined;
+  const chosen = best[0];
+  if (distinct.size !== 1 || !chosen) return undefined;
+  // So is a content word of another value, when either is a phrase, named outside the chosen one ("what
+  // percent increase": what_percent, or an increase?).
+  // Words most values share ("percent" in percent_of, what_percent, percent_change) name the tool's topic,
+  // not one value.
+  const split = (v: string) => v.toLowerCase().split(/[_\s-]+/);
+  const values = enumValues(param).filter((v): v is string => typeof v === "string");
+  const common = (w: string) => values.filter((v) => split(v).includes(w)).length * 2 >= values.length;
+  const own = new Set(split(chosen.value));
+  for (const value of values) {
+    if (value === chosen.value) continue;
+    if (own.size === 1 && split(value).length === 1) continue;
+    for (const w of split(value)) {
+      if (w.length <= 4 || own.has(w) || common(w)) continue;
+      const other = new RegExp(`\\b${w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\w*`, "g");
+      for (const m of text.matchAll(other)) {
+        const at = offsets[m.index] ?? m.index;
+        const outside = at < chosen.span.start || at >= chosen.span.end;
+        if (outside && !quoted.some((q) => at >= q.start && at < q.end)) return undefined;
+      }
+    }
+  }
+  return chosen;
 }
 
 function fillEnums(f: Filler, params: Param[]): void {
@@ -246,6 +271,26 @@ function fillTyped(f: Filler, params: Param[]): void {
     const color = mentions.colors.find((c) => f.free(c));
     if (color) f.set(param, color.text, color, "colour");
   }
+  // A date with a time of day is one value: an ISO date-time parameter, or a time parameter whose wall
+  // time may carry a date ("2024-07-01 15:00").
+  for (const param of params.filter(
+    (p) =>
+      p.type === "string" &&
+      (p.schema.format === "date-time" ||
+        /^(?:datetime|date_time|timestamp_iso)$/.test(p.name) ||
+        /^time$|^(?:start|at)_time$/.test(p.name)),
+  )) {
+    if (f.has(param)) continue;
+    const datetime = mentions.datetimes.find((d) => f.free(d));
+    if (datetime) f.set(param, datetime.text, datetime, "date and time");
+  }
+  for (const param of params.filter(
+    (p) => p.type === "string" && /^(?:datetime|date_time)$/.test(p.name) && !isDateParam(p),
+  )) {
+    if (f.has(param)) continue;
+    const date = mentions.dates.find((d) => f.free(d) && d.text.toLowerCase() !== "today");
+    if (date) f.set(param, date.text, date, "date");
+  }
   for (const param of params.filter(
     (p) => p.type === "string" && /^time$|^(?:start|at)_time$/.test(p.name),
   )) {
@@ -271,6 +316,9 @@ function fillTyped(f: Filler, params: Param[]): void {
   }
 }
 
+const PLACE_REFERENCE =
+  /\bwhere\s+(?:\S+\s+){0,3}?(?:lives?|is|are|based|located|stays?)\b|\b(?:their|his|her|your|our|my|the \w+'s)\s+(?:local\s+)?(?:time\s?zone|location|city|country|place|local time)\b|\b(?:over\s+)?there\s*(?:right now|now)?\s*[?.!]*$/i;
+
 /** Zone parameters: a "to"/"in" zone after another zone is the target; one zone goes to the first. */
 function fillZones(f: Filler, params: Param[]): MissingField[] {
   const zoneParams = params.filter((p) => p.type === "string" && /zone/.test(p.name) && !f.has(p));
@@ -294,6 +342,15 @@ function fillZones(f: Filler, params: Param[]): MissingField[] {
   }
   // A place the request names that no zone matches ("in Atlantis") must not fall back to a default zone.
   const missing: MissingField[] = [];
+  // Nor may one it only points at ("where the customer lives", "their local time", "over there").
+  const pointed = PLACE_REFERENCE.exec(f.text);
+  const open = zoneParams.find((p) => !f.has(p));
+  if (pointed && open && zones.length === 0)
+    missing.push({
+      field: open.name,
+      schema: open.schema,
+      reason: `the request refers to "${pointed[0]}" but names no place`,
+    });
   for (const match of f.text.matchAll(
     /\b(?:in|at|for|to)\s+((?:\p{Lu}[\p{L}'-]+)(?:\s+\p{Lu}[\p{L}'-]+)*)/gu,
   )) {
@@ -315,18 +372,32 @@ function fillZones(f: Filler, params: Param[]): MissingField[] {
   return missing;
 }
 
-/** "<number> <unit> to <unit>" and "how many <unit> is <number> <unit>" for string from/to parameters. */
+/**
+ * A unit: one word, after an optional qualifier ("US gallons", "square feet", "degrees celsius") and with an
+ * optional "per <word>" ("miles per hour"). Bounded this way, the words around it ("to C please", "litres
+ * are") stay out of it.
+ */
+const UNIT =
+  "((?:(?:degrees?|us|uk|imperial|imp|fluid|fl|nautical|light|square|sq|cubic|short|long|metric|astronomical|watt|kilowatt)\\s+)?°?\\s?[A-Za-z][A-Za-z/°²³]*(?:\\s+per\\s+[A-Za-z]+)?)";
+const NUMBER = "(-?\\d[\\d,]*(?:\\.\\d+)?)";
+
+/**
+ * "<number> <unit> to <unit>", "how many <unit> is <number> <unit>", and "<number> <unit> …, … in <unit>?"
+ * (the target named at the end) for string from/to parameters.
+ */
 function fillUnits(f: Filler, params: Param[]): void {
   const from = params.find((p) => p.name === "from" && p.type === "string" && !f.has(p));
   const to = params.find((p) => p.name === "to" && p.type === "string" && !f.has(p));
   const value = params.find((p) => (p.type === "number" || p.type === "integer") && p.required && !f.has(p));
   if (!from || !to) return;
-  const unit = "(°?\\s?[A-Za-z][A-Za-z/°² ]*?)";
-  const number = "(-?\\d[\\d,]*(?:\\.\\d+)?)";
   // "d": group offsets, so each value keeps the span it came from.
-  const forward = new RegExp(`${number}\\s*${unit}\\s+(?:to|in|into|as)\\s+${unit}\\s*(?:[?.!,]|$)`, "id");
+  const forward = new RegExp(`${NUMBER}\\s*${UNIT}\\s+(?:to|in|into|as)\\s+${UNIT}(?![\\w°])`, "id");
   const backward = new RegExp(
-    `how many\\s+${unit}\\s+(?:is|are|in|make|equals?|=)\\s+${number}\\s*${unit}\\s*(?:[?.!,]|$)`,
+    `how many\\s+${UNIT}\\s+(?:(?:is|are|make|makes|equals?|=)\\s+)?(?:there\\s+)?(?:in\\s+)?(?:an?\\s+|the\\s+)?${NUMBER}\\s*${UNIT}(?![\\w°])`,
+    "id",
+  );
+  const trailing = new RegExp(
+    `${NUMBER}\\s*${UNIT}\\b[^\\d]*?\\b(?:to|in|into|as)\\s+${UNIT}\\s*[?.!]*\\s*$`,
     "id",
   );
   const place = (match: RegExpExecArray, numberGroup: number, fromGroup: number, toGroup: number) => {
@@ -340,7 +411,7 @@ function fillUnits(f: Filler, params: Param[]): void {
     f.set(to, at(toGroup).text.trim(), at(toGroup), "unit after 'to'");
   };
   const b = backward.exec(f.text);
-  const a = b ? undefined : forward.exec(f.text);
+  const a = b ? undefined : (forward.exec(f.text) ?? trailing.exec(f.text));
   if (b) place(b, 2, 3, 1);
   else if (a) place(a, 1, 2, 3);
 }
@@ -355,6 +426,7 @@ function fillBases(f: Filler, params: Param[]): void {
     if (named.length === 0) continue;
     // A target list takes every base named after "to"/"in"; a single source base is left to the prefix.
     if (param.type === "array") {
+      for (const n of named.slice(1)) f.consume(n);
       f.set(
         param,
         named.map((n) => n.base),
@@ -365,7 +437,8 @@ function fillBases(f: Filler, params: Param[]): void {
   }
   const value = params.find((p) => p.name === "value" && p.type === "string" && !f.has(p));
   if (value && params.some((p) => /base/.test(p.name))) {
-    const token = /(?<![\w.])(0x[0-9a-f]+|0b[01]+|0o[0-7]+|-?\d+)(?![\w.])/i.exec(f.text);
+    // Not a percentage: "10% of that" names no integer to convert.
+    const token = /(?<![\w.])(0x[0-9a-f]+|0b[01]+|0o[0-7]+|-?\d+)(?![\w.%]|\s*(?:%|percent))/i.exec(f.text);
     if (token) f.set(value, token[1], { start: token.index, end: token.index + token[0].length }, "number");
   }
 }
@@ -381,6 +454,29 @@ function fitsNumber(param: Param, n: number): boolean {
   return true;
 }
 
+/** Counted people ("4 of us", "3 ways", "5 guests") and rates per month ("200 a month"). */
+const PEOPLE = /^\s*(?:of us|ways|people|persons|guests|diners|friends|of them)\b/i;
+const PER_MONTH = /^\s*(?:a|per|each|every|\/)\s*month\b/i;
+
+/** A parameter the words around a number name, beyond the word right after it. */
+function cueFor(text: string, n: NumberMention, open: Param[]): { param: Param; how: string } | undefined {
+  const after = text.slice(n.end);
+  if (PEOPLE.test(after)) {
+    const param = open.find((p) => /people|persons|guests|split|ways/.test(p.name));
+    if (param) return { param, how: "number of people" };
+  }
+  if (PER_MONTH.test(after)) {
+    const param = open.find((p) => /monthly|per_month/.test(p.name));
+    if (param) return { param, how: "amount per month" };
+  }
+  // "next 3", "top 5", "count 10": the parameter's own word just before the number.
+  if (n.previous) {
+    const param = open.find((p) => p.words.includes(n.previous));
+    if (param) return { param, how: `number after "${n.previous}"` };
+  }
+  return undefined;
+}
+
 function fillNumbers(f: Filler, params: Param[]): void {
   const free = () => f.mentions.numbers.filter((n) => f.free(n));
   const numeric = numericParams(params);
@@ -393,8 +489,10 @@ function fillNumbers(f: Filler, params: Param[]): void {
     const inExpression = (n: NumberMention) =>
       f.mentions.expressions.some((e) => n.start >= e.start && n.end <= e.end);
     const all = free().filter((n) => !inExpression(n));
-    // One number is not a list ("15% of my salary" names no data set).
-    if (all.length >= 2 && all[0] && all.at(-1)) {
+    // One number is not a list ("15% of my salary" names no data set), and a percentage among plain
+    // numbers is a rate applied to them ("12.5% of 480"), not one more data point.
+    const mixed = all.some((n) => n.percent) && !all.every((n) => n.percent);
+    if (all.length >= 2 && !mixed && all[0] && all.at(-1)) {
       const span = { start: all[0].start, end: all.at(-1)?.end ?? all[0].end };
       f.set(
         param,
@@ -416,6 +514,11 @@ function fillNumbers(f: Filler, params: Param[]): void {
       place(byWord, n, `number before "${n.next}"`);
       continue;
     }
+    const cue = cueFor(f.text, n, open);
+    if (cue) {
+      place(cue.param, n, cue.how);
+      continue;
+    }
     if (n.percent) {
       const rate = open.find((p) => /percent|rate|\bpct\b/.test(p.hint));
       if (rate) place(rate, n, "percentage");
@@ -432,9 +535,33 @@ function fillNumbers(f: Filler, params: Param[]): void {
   const targets = required.length > 0 ? required : numeric;
   for (const n of free()) {
     if (n.percent) continue;
+    // A counted noun after the number ("4 of us") is not the amount a required parameter wants.
+    if (PEOPLE.test(f.text.slice(n.end))) continue;
     const param = targets.find((p) => !f.has(p) && fitsNumber(p, n.value));
     if (param) place(param, n, "number");
   }
+}
+
+/**
+ * A number the request names that no parameter took, while a numeric parameter it would fit is left to its
+ * default ("split 120 three ways" is not a bill for one): which one it is, is the caller's to say.
+ */
+function unplacedNumbers(f: Filler, params: Param[]): MissingField[] {
+  const open = numericParams(params).filter((p) => !f.has(p));
+  const inExpression = (n: NumberMention) =>
+    f.mentions.expressions.some((e) => n.start >= e.start && n.end <= e.end);
+  const left = f.mentions.numbers.filter((n) => f.free(n) && !inExpression(n));
+  const missing: MissingField[] = [];
+  for (const n of left) {
+    const param = open.find((p) => fitsNumber(p, n.value) && !missing.some((m) => m.field === p.name));
+    if (param)
+      missing.push({
+        field: param.name,
+        schema: param.schema,
+        reason: `the request names ${n.text.trim()} but not which value it is`,
+      });
+  }
+  return missing;
 }
 
 function fillBooleans(f: Filler, params: Param[]): void {
@@ -444,6 +571,29 @@ function fillBooleans(f: Filler, params: Param[]): void {
     const match = new RegExp(`\\b(no|not|without|don't)?\\s*${phrase}\\b`).exec(lower);
     if (match) f.set(param, !match[1], { start: match.index, end: match.index + match[0].length }, "named");
   }
+}
+
+/** Data formats a text parameter names: a value that cannot be one is not taken ("'abc'" is no CSV). */
+function hasShape(param: Param, text: string): boolean {
+  if (param.name === "csv") return /[,;\t|\n]/.test(text);
+  if (param.name === "json") {
+    try {
+      JSON.parse(text);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
+function namesEnumValue(params: Param[], token: string): boolean {
+  const key = token.toLowerCase().replace(/[_\s-]+/g, "");
+  return params.some((p) =>
+    enumValues(p).some(
+      (v) => typeof v === "string" && key.startsWith(v.toLowerCase().replace(/[_\s-]+/g, "")),
+    ),
+  );
 }
 
 /** Quoted strings, then an opaque blob, then the text after a colon, to the free-text parameters. */
@@ -457,7 +607,7 @@ function fillText(f: Filler, params: Param[]): void {
   ];
   for (const param of textual) {
     if (f.has(param)) continue;
-    const quoted = f.mentions.quoted.find((q) => f.free(q));
+    const quoted = f.mentions.quoted.find((q) => f.free(q) && hasShape(param, q.text));
     if (quoted) {
       f.set(param, quoted.text, quoted, "quoted");
       continue;
@@ -469,8 +619,17 @@ function fillText(f: Filler, params: Param[]): void {
       f.placedOpaque.push(blob.kind);
       continue;
     }
+    // One identifier or escaped string that is no enum value of the tool ("convert myVariableName to
+    // snake_case": snake_case names the target case).
+    const tokens = f.mentions.tokens.filter((t) => f.free(t) && !namesEnumValue(params, t.text));
+    const [token] = tokens;
+    if (token && tokens.length === 1) {
+      f.set(param, token.text, token, "identifier or escaped text");
+      continue;
+    }
     const trailing = f.mentions.trailing;
-    if (trailing && f.free(trailing)) f.set(param, trailing.text, trailing, "text after the colon");
+    if (trailing && f.free(trailing) && hasShape(param, trailing.text))
+      f.set(param, trailing.text, trailing, "text after the colon");
   }
 }
 
@@ -504,6 +663,7 @@ export function fillArguments(
   fillNumbers(f, params);
   fillBooleans(f, params);
   fillText(f, params);
+  const ambiguous = unplacedNumbers(f, params);
   for (const param of params) {
     if (f.has(param) && !checkString(param, f.args[param.name]) && !(param.name in supplied)) {
       delete f.args[param.name];
@@ -513,6 +673,7 @@ export function fillArguments(
   }
   const missing: MissingField[] = [
     ...unplaced.filter((m) => !(m.field in f.args)),
+    ...ambiguous,
     ...params
       .filter((p) => p.required && !(p.name in f.args))
       .map((p) => ({ field: p.name, schema: p.schema, reason: "the request does not say" })),

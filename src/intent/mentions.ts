@@ -24,12 +24,16 @@ export interface Mentions {
   zones: ZoneMention[];
   quoted: Mention[];
   dates: Mention[];
+  /** A date with a time of day ("2024-01-15 14:00", "2021-01-01T00:00:00Z"): one value, not a date and a time. */
+  datetimes: Mention[];
   times: Mention[];
   versions: Mention[];
   colors: Mention[];
   numbers: NumberMention[];
   expressions: Mention[];
   crons: Mention[];
+  /** Words that are data, not English: identifiers ("myVariableName", "user_id") and %XX-escaped text. */
+  tokens: Mention[];
   /** The text after a colon that ends the instruction ("count the words in: …"). */
   trailing?: Mention;
 }
@@ -86,25 +90,48 @@ function wordBefore(text: string, end: number): string {
   return text.slice(start, stop).toLowerCase();
 }
 
+function within(spans: Span[]): (m: Span) => boolean {
+  return (m) => spans.some((s) => m.start >= s.start && m.end <= s.end);
+}
+
 export function findMentions(text: string): Mentions {
   const colon = /:\s+(\S[\s\S]*)$/.exec(text);
+  const datetimes = all(
+    text,
+    /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)\b/g,
+  );
+  const dates = all(text, /\b(\d{4}-\d{2}-\d{2})\b|\b(today)\b/gi, -1);
+  const times = all(text, /\b(\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2})\b/gi, 1).filter(
+    (t) => !within(datetimes)(t),
+  );
+  const versions = all(
+    text,
+    /(?<![\w.])v?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]*[0-9A-Za-z])?(?:\+[0-9A-Za-z.-]+)?(?![\w.])/g,
+  );
+  const colors = all(text, /#[0-9a-fA-F]{3,8}\b|\b(?:rgb|hsl)a?\([^)]*\)/g);
+  const quoted = all(text, /"([^"]+)"|(?<![\w])'([^']+)'(?![\w])|“([^”]+)”/g, -1);
+  // The digits of a date, a time, a version, a colour or a quoted text are not quantities ("2021" in
+  // 2021-01-01T00:00Z, "10" in "10 Tips for Better Sleep").
+  const partOfValue = within([...datetimes, ...dates, ...times, ...versions, ...colors, ...quoted]);
   return {
     text,
     opaque: findOpaqueValues(text),
     zones: findZones(text),
-    quoted: all(text, /"([^"]+)"|(?<![\w])'([^']+)'(?![\w])|“([^”]+)”/g, -1),
-    dates: all(text, /\b(\d{4}-\d{2}-\d{2})\b|\b(today)\b/gi, -1),
-    times: all(text, /\b(\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2})\b/gi, 1),
-    versions: all(
-      text,
-      /(?<![\w.])v?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]*[0-9A-Za-z])?(?:\+[0-9A-Za-z.-]+)?(?![\w.])/g,
-    ),
-    colors: all(text, /#[0-9a-fA-F]{3,8}\b|\b(?:rgb|hsl)a?\([^)]*\)/g),
-    numbers: numbers(text),
+    quoted,
+    dates,
+    datetimes: datetimes.filter((d) => /\d:\d/.test(d.text)),
+    times,
+    versions,
+    colors,
+    numbers: numbers(text).filter((n) => !partOfValue(n)),
     expressions: all(text, /[-(]?[\d.(][\d\s.+\-*/^()%!]*[\d)!]/g).filter(
       (m) =>
         /\d\s*[-+*/^]\s*[\d(]|\)\s*[-+*/^]|\d!/.test(m.text) && !/^\d{4}-\d{2}-\d{2}$/.test(m.text.trim()),
     ),
+    tokens: all(
+      text,
+      /(?<![\w%])(?:[a-z]+(?:[A-Z][a-z0-9]*)+|[A-Za-z][a-z0-9]*(?:_[A-Za-z0-9]+)+|\S*%[0-9A-Fa-f]{2}\S*)(?![\w%])/g,
+    ).filter((t) => !partOfValue(t)),
     crons: all(text, /(?<!\S)((?:[\d*][\d*/,-]*\s+){4}[\d*][\d*/,A-Za-z-]*)(?!\S)/g, 1),
     ...(colon?.[1]
       ? { trailing: { text: colon[1], start: colon.index + colon[0].indexOf(colon[1]), end: text.length } }

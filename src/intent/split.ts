@@ -17,6 +17,8 @@ const SEPARATORS = [
   new RegExp(`,?\\s+and\\s+(?=(?:${VERBS})\\b)`, "i"),
   /\s+and\s+(?=(?:in|at|for)\s+\p{Lu})/u,
   /\s+and\s+(?=-?\d)/,
+  // "base64 encode 'abc' and sha256 hash 'abc'": each side brings its own quoted value.
+  /(?<=["'”]\s*)\s+and\s+(?=[^"'“]*["'“][^"'”]+["'”][^"'“]*$)/,
 ];
 
 function splitOnce(text: string, separator: RegExp): string[] {
@@ -63,7 +65,7 @@ export function splitIntents(query: string): string[] {
 }
 
 const REFERENCE =
-  /\bthat number of\b|\b(?:that|the) (?:number|value|result|date|amount|text|string)\b|\bthat\b/i;
+  /\bthat number of\b|\b(?:that|the) (?:number|value|result|date|amount|text|string)\b|\bthat\b|(?<=\b(?:make|turn|convert|encode|decode|hash|change|put|give|show|slugify|uppercase|lowercase|reverse|count)\s+)it\b/i;
 
 /** Whether an intent refers to the previous one's result. */
 export function refersBack(intent: string): boolean {

@@ -56,7 +56,9 @@ export function findZones(text: string): ZoneMention[] {
       if (!last) continue;
       const phrase = text.slice(first.index, last.index + last[0].length);
       if (/[^\p{L} ]/u.test(phrase)) continue;
-      const zone = BY_CITY.get(phrase.toLowerCase().replace(/\s+/g, " "));
+      // Accents are dropped so that "São Paulo" finds America/Sao_Paulo.
+      const key = phrase.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/\s+/g, " ");
+      const zone = BY_CITY.get(key);
       // Cities are proper nouns: "nice weather" is not Europe/Paris's neighbour.
       if (zone && /^\p{Lu}/u.test(phrase)) {
         found.push({ zone, start: first.index, end: last.index + last[0].length });

@@ -151,3 +151,15 @@ test("switchboard eval-requests reports correct and silently wrong answers by ki
   assert.equal(report.byKind.missing.correct, 1);
   assert.equal(report.overall.correct, 2);
 });
+
+test("a place the request only points at is asked for; a zone link Intl accepts but does not list runs", async () => {
+  const pointed = await app.routeAndExecute({ query: "what's the local time where the customer lives?" });
+  assert.equal(pointed.status, "needs_input", JSON.stringify(pointed.steps));
+  assert.equal(pointed.tool, "current_time");
+  const linked = await app.routeAndExecute({
+    query: "what time is it there right now",
+    arguments: { timezone: "Asia/Kolkata" },
+  });
+  assert.equal(linked.status, "completed", JSON.stringify(linked.steps));
+  assert.equal((linked.result?.output as { zone?: string } | undefined)?.zone, "Asia/Kolkata");
+});

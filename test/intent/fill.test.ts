@@ -124,3 +124,131 @@ test("intents split on 'and then', ', then', '?' and a second verb, not inside '
     "2024-05-11",
   );
 });
+
+const UNITS = {
+  type: "object",
+  properties: { value: { type: "number" }, from: { type: "string" }, to: { type: "string" } },
+  required: ["value", "from", "to"],
+};
+
+test("units keep to the unit's words: qualifiers, trailing words and a target named at the end", () => {
+  assert.deepEqual(fillArguments("convert 350 F to C please, oven recipe", UNITS).arguments, {
+    value: 350,
+    from: "F",
+    to: "C",
+  });
+  assert.deepEqual(fillArguments("how many litres are in 5 US gallons?", UNITS).arguments, {
+    value: 5,
+    from: "US gallons",
+    to: "litres",
+  });
+  assert.deepEqual(fillArguments("I'm 6 ft tall, what's that in centimeters", UNITS).arguments, {
+    value: 6,
+    from: "ft",
+    to: "centimeters",
+  });
+});
+
+test("a date with a time is one value, and its digits are no number", () => {
+  const filled = fillArguments("epoch seconds for 2021-01-01T00:00:00Z", {
+    type: "object",
+    properties: { timestamp: { type: "number" }, datetime: { type: "string" } },
+  });
+  assert.deepEqual(filled.arguments, { datetime: "2021-01-01T00:00:00Z" });
+  const wall = fillArguments("convert 2024-01-15 14:00 Tokyo time to London time", {
+    type: "object",
+    properties: { time: { type: "string" }, from_zone: { type: "string" }, to_zone: { type: "string" } },
+    required: ["time", "to_zone"],
+  });
+  assert.deepEqual(wall.arguments, {
+    time: "2024-01-15 14:00",
+    from_zone: "Asia/Tokyo",
+    to_zone: "Europe/London",
+  });
+});
+
+const TIP = {
+  type: "object",
+  properties: {
+    bill: { type: "number" },
+    tip_percent: { type: "number", default: 15 },
+    people: { type: "integer", minimum: 1, default: 1 },
+  },
+  required: ["bill"],
+};
+
+test("counted people go to the people parameter; a number no parameter takes is asked about", () => {
+  assert.deepEqual(fillArguments("split a 120 bill 3 ways with a 20% tip", TIP).arguments, {
+    bill: 120,
+    people: 3,
+    tip_percent: 20,
+  });
+  const between = fillArguments("split the bill between 4 of us with a 15% tip", TIP);
+  assert.deepEqual(
+    between.missing.map((m) => m.field),
+    ["bill"],
+  );
+  const stray = fillArguments("the bill is 80 and we are 3", TIP);
+  assert.equal(stray.arguments.bill, 80);
+  assert.deepEqual(
+    stray.missing.map((m) => m.field),
+    ["tip_percent"],
+  );
+});
+
+test("an enum value is not taken when another value's word is named too, or a short word only starts one", () => {
+  const schema = {
+    type: "object",
+    properties: {
+      operation: { type: "string", enum: ["percent_of", "what_percent", "percent_change", "increase_by"] },
+      a: { type: "number" },
+      b: { type: "number" },
+    },
+    required: ["operation", "a", "b"],
+  };
+  const field = (q: string) => fillArguments(q, schema).arguments.operation;
+  assert.equal(field("what is 15% of 80"), "percent_of");
+  assert.equal(field("increase 200 by 15%"), "increase_by");
+  assert.equal(field("it went from 50 to 65, what percent increase is that"), undefined);
+  assert.equal(field("take 25% off a price of 80"), undefined);
+});
+
+test("a place the request only points at is missing, not the default zone; accents do not hide a city", () => {
+  const schema = { type: "object", properties: { timezone: { type: "string", default: "UTC" } } };
+  assert.deepEqual(
+    fillArguments("what's the local time where the customer lives?", schema).missing.map((m) => m.field),
+    ["timezone"],
+  );
+  assert.deepEqual(fillArguments("current local time in São Paulo please", schema).arguments, {
+    timezone: "America/Sao_Paulo",
+  });
+});
+
+test("an identifier or escaped text is the text to work on; a percentage among numbers is no data point", () => {
+  const schema = {
+    type: "object",
+    properties: { text: { type: "string" }, to: { type: "string", enum: ["camel", "snake"] } },
+    required: ["text", "to"],
+  };
+  assert.deepEqual(fillArguments("convert myVariableName to snake_case", schema).arguments, {
+    to: "snake",
+    text: "myVariableName",
+  });
+  const list = fillArguments("what is 12.5% of 480", {
+    type: "object",
+    properties: { numbers: { type: "array", items: { type: "number" } } },
+    required: ["numbers"],
+  });
+  assert.deepEqual(
+    list.missing.map((m) => m.field),
+    ["numbers"],
+  );
+});
+
+test("two quoted values joined by 'and' are two intents; 'make it' refers back", () => {
+  assert.deepEqual(splitIntents("base64 encode 'abc' and sha256 hash 'abc'"), [
+    "base64 encode 'abc'",
+    "sha256 hash 'abc'",
+  ]);
+  assert.equal(substituteReference("make it upper case", "café"), 'make "café" upper case');
+});

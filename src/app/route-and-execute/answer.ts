@@ -45,10 +45,26 @@ const TYPED_EVIDENCE = new Set([
   "version",
   "colour",
   "time of day",
+  "date and time",
   "date",
   // "<n> <unit> to <unit>": counted once, by its target unit.
   "unit after 'to'",
+  // One of the tool's own enum values named ("uppercase", "md5", "business days").
+  "enum value named",
 ]);
+
+/** Placements any tool with a number or a string parameter could make: no evidence for one tool. */
+const WEAK_PLACEMENT = new Set(["number", "quoted", "text after the colon", "list of numbers"]);
+
+/** Whether a candidate's fill rests on more than bare numbers and quoted text that any tool could take. */
+function strongEvidence(candidate: Candidate): boolean {
+  return (
+    candidate.fill.placedOpaque.length > 0 ||
+    candidate.fill.filled.some(
+      (v) => v.source === "agent" || (v.how !== undefined && !WEAK_PLACEMENT.has(v.how)),
+    )
+  );
+}
 
 interface Candidate {
   tool: Tool;
@@ -69,12 +85,33 @@ function choose(candidates: Candidate[]): Candidate | undefined {
   const eligible = candidates.filter((c) => c.eligible).sort((a, b) => b.adjusted - a.adjusted);
   const best = eligible[0];
   if (!best || best.satisfied) return best;
-  const runnable = eligible.find((c) => c.satisfied && c.adjusted >= best.adjusted - SATISFIABLE_MARGIN);
+  // Only on evidence of its own: a bare number is not a reason to run another tool ("7 factorial" is not
+  // a base conversion of 7).
+  const runnable = eligible.find(
+    (c) => c.satisfied && strongEvidence(c) && c.adjusted >= best.adjusted - SATISFIABLE_MARGIN,
+  );
   if (runnable)
     runnable.evidence.push(
       `preferred over ${best.tool.name}, which lacks ${best.fill.missing.map((m) => m.field).join(", ")}`,
     );
   return runnable ?? best;
+}
+
+/**
+ * How far above the threshold a tool must score to run when nothing in the request is evidence for it: a
+ * tool that requires nothing runs on its defaults, so the words alone must make the case ("generate a
+ * barcode" is not a request for a UUID).
+ */
+const DEFAULTS_MARGIN = 0.2;
+
+function runsOnEvidence(chosen: Candidate | undefined, threshold: number): Candidate | undefined {
+  // Asking for a value the request points at but does not give is safe; running on defaults is not.
+  if (!chosen || strongEvidence(chosen) || chosen.fill.missing.length > 0) return chosen;
+  const required = (chosen.tool.inputSchema as { required?: unknown }).required;
+  if (Array.isArray(required) && required.length > 0) return chosen;
+  if (chosen.score >= threshold + DEFAULTS_MARGIN) return chosen;
+  chosen.evidence.push("declined: requires nothing, the request gives it nothing, and the words are weak");
+  return undefined;
 }
 
 function properties(tool: Tool): Record<string, unknown> {
@@ -155,10 +192,16 @@ async function answerOne(
   const opaque = findOpaqueValues(request.query);
   // The text after "…: " is the data to work on, not the instruction ("count the words in: …").
   // Quoted text is data too ("slugify \"Hello World\"" is about slugs, not greetings).
+  // Quotes go first: a colon inside them ("slugify 'Hello World: A Guide!'") does not start the data.
   const instruction = request.query
-    .replace(/^((?:\S+\s+){2,}\S+?):\s+\S[\s\S]*$/, "$1")
-    .replace(/"[^"]+"|(?<![\w])'[^']+'(?![\w])|“[^”]+”/g, "text");
-  const query = routingText(instruction, findOpaqueValues(instruction)) || request.query;
+    .replace(/"[^"]+"|(?<![\w])'[^']+'(?![\w])|“[^”]+”/g, "text")
+    .replace(/^((?:\S+\s+){2,}\S+?):\s+\S[\s\S]*$/, "$1");
+  // The names of the arguments the agent sent say what the tool takes ("when was this" with a timestamp).
+  const named = Object.keys(supplied)
+    .map((k) => k.replace(/[_-]+/g, " "))
+    .join(" ");
+  const query =
+    [routingText(instruction, findOpaqueValues(instruction)), named].join(" ").trim() || request.query;
   const routed = await deps.route({
     query,
     topK: CANDIDATES,
@@ -182,7 +225,7 @@ async function answerOne(
       ),
     );
   }
-  const chosen = choose(candidates);
+  const chosen = runsOnEvidence(choose(candidates), routed.threshold);
   const steps: Step[] = [
     {
       step: "route",
@@ -274,6 +317,8 @@ export async function answerRequest(
     answers.push({ ...answer, ...(text !== intent ? { intent: text } : { intent }) });
     previous = answer;
   }
+  // Parts that all ask for input ("compare the two versions and tell me which is newer") were one request.
+  if (answers.every((a) => a.status === "needs_input")) return answerOne(request, deps);
   const status = answers.find((a) => a.status !== "completed")?.status ?? "completed";
   return { status, intents: answers, steps: [{ step: "split", intents }] };
 }
