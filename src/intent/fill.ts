@@ -173,8 +173,12 @@ function enumMention(f: Filler, param: Param, quoted: Mention[]): { value: strin
     if (typeof value !== "string" || value.length < 2) continue;
     const words = value.toLowerCase().split(/[_\s-]+/);
     // Short words are whole words ("of" is not "off"); longer ones may inflect ("increase" → "increased").
-    const word = (w: string) =>
-      `${w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}${w.length <= 3 ? "\\b" : "\\w*"}`;
+    // A plural value also names its singular ("a 14 day trial": days).
+    const word = (w: string) => {
+      const escaped = w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      if (w.length <= 3) return `${escaped}\\b`;
+      return `${w.endsWith("s") ? `${escaped.slice(0, -1)}s?` : escaped}\\w*`;
+    };
     const pattern = new RegExp(`\\b${words.map(word).join("\\s+(?:\\S+\\s+){0,2}?")}`, "g");
     for (const match of text.matchAll(pattern)) {
       const start = offsets[match.index] ?? match.index;
@@ -454,6 +458,8 @@ function fitsNumber(param: Param, n: number): boolean {
   return true;
 }
 
+const BACKWARDS = /^\s*[a-z_]+\s+(?:before|ago|earlier|prior to|back from)\b/i;
+
 /** Counted people ("4 of us", "3 ways", "5 guests") and rates per month ("200 a month"). */
 const PEOPLE = /^\s*(?:of us|ways|people|persons|guests|diners|friends|of them)\b/i;
 const PER_MONTH = /^\s*(?:a|per|each|every|\/)\s*month\b/i;
@@ -502,7 +508,12 @@ function fillNumbers(f: Filler, params: Param[]): void {
       );
     }
   }
-  const place = (param: Param, n: NumberMention, how: string) => f.set(param, n.value, n, how);
+  // "6 months before", "3 weeks ago": a count back, for a parameter that takes negative amounts.
+  const place = (param: Param, n: NumberMention, how: string) => {
+    const back = BACKWARDS.test(f.text.slice(n.end));
+    const negative = back && typeof param.schema.minimum === "number" && param.schema.minimum < 0;
+    f.set(param, negative ? -n.value : n.value, n, negative ? `${how}, counted back` : how);
+  };
   // Cues first: a percentage to a percent/rate parameter, "<n> years" to years, money to an amount.
   for (const n of free()) {
     if (!f.free(n)) continue;
@@ -540,6 +551,27 @@ function fillNumbers(f: Filler, params: Param[]): void {
     const param = targets.find((p) => !f.has(p) && fitsNumber(p, n.value));
     if (param) place(param, n, "number");
   }
+}
+
+const DATE_REFERENCE =
+  /\b(?:my|our|their|his|her|your|the\s+\w+(?:'s)?)\s+(?:\w+\s+){0,2}?(?:date|birthday|anniversary|deadline)\b/i;
+
+/**
+ * A date the request points at but does not give ("30 business days after the contract start date") is
+ * missing: a date parameter's default (today) would silently answer for another day.
+ */
+function unplacedDates(f: Filler, params: Param[]): MissingField[] {
+  const reference = DATE_REFERENCE.exec(f.text);
+  if (!reference) return [];
+  const param = params.find((p) => isDateParam(p) && !f.has(p));
+  if (!param || f.mentions.dates.some((d) => f.free(d))) return [];
+  return [
+    {
+      field: param.name,
+      schema: param.schema,
+      reason: `the request refers to "${reference[0]}" but gives no date`,
+    },
+  ];
 }
 
 /**
@@ -663,7 +695,7 @@ export function fillArguments(
   fillNumbers(f, params);
   fillBooleans(f, params);
   fillText(f, params);
-  const ambiguous = unplacedNumbers(f, params);
+  const ambiguous = [...unplacedNumbers(f, params), ...unplacedDates(f, params)];
   for (const param of params) {
     if (f.has(param) && !checkString(param, f.args[param.name]) && !(param.name in supplied)) {
       delete f.args[param.name];
@@ -675,7 +707,7 @@ export function fillArguments(
     ...unplaced.filter((m) => !(m.field in f.args)),
     ...ambiguous,
     ...params
-      .filter((p) => p.required && !(p.name in f.args))
+      .filter((p) => p.required && !(p.name in f.args) && !ambiguous.some((m) => m.field === p.name))
       .map((p) => ({ field: p.name, schema: p.schema, reason: "the request does not say" })),
   ];
   return { arguments: f.args, filled: f.filled, missing, placedOpaque: f.placedOpaque };

@@ -252,3 +252,28 @@ test("two quoted values joined by 'and' are two intents; 'make it' refers back",
   ]);
   assert.equal(substituteReference("make it upper case", "café"), 'make "café" upper case');
 });
+
+test("dates: a date only pointed at is missing; 'before' and 'ago' count back; a singular names a plural", () => {
+  const schema = {
+    type: "object",
+    properties: {
+      date: { type: "string", pattern: "^(\\d{4}-\\d{2}-\\d{2}|today)$", default: "today" },
+      amount: { type: "integer", minimum: -100000, maximum: 100000 },
+      unit: { type: "string", enum: ["days", "weeks", "months", "business_days"] },
+    },
+    required: ["amount", "unit"],
+  };
+  assert.deepEqual(
+    fillArguments("what date is 45 days after our launch date", schema).missing.map((m) => m.field),
+    ["date"],
+  );
+  assert.deepEqual(fillArguments("what was the date 6 months before 2025-02-28", schema).arguments, {
+    unit: "months",
+    date: "2025-02-28",
+    amount: -6,
+  });
+  assert.deepEqual(fillArguments("when does a 14 day trial end", schema).arguments, {
+    unit: "days",
+    amount: 14,
+  });
+});
