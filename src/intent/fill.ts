@@ -173,11 +173,11 @@ function enumMention(f: Filler, param: Param, quoted: Mention[]): { value: strin
     if (typeof value !== "string" || value.length < 2) continue;
     const words = value.toLowerCase().split(/[_\s-]+/);
     // Short words are whole words ("of" is not "off"); longer ones may inflect ("increase" → "increased").
-    // A plural value also names its singular ("a 14 day trial": days).
+    // A plural value also names its singular ("a 14 day trial": days), but no longer word ("weekday").
     const word = (w: string) => {
       const escaped = w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
       if (w.length <= 3) return `${escaped}\\b`;
-      return `${w.endsWith("s") ? `${escaped.slice(0, -1)}s?` : escaped}\\w*`;
+      return w.endsWith("s") ? `${escaped.slice(0, -1)}s?\\b` : `${escaped}\\w*`;
     };
     const pattern = new RegExp(`\\b${words.map(word).join("\\s+(?:\\S+\\s+){0,2}?")}`, "g");
     for (const match of text.matchAll(pattern)) {
@@ -475,6 +475,11 @@ function cueFor(text: string, n: NumberMention, open: Param[]): { param: Param; 
     const param = open.find((p) => /monthly|per_month/.test(p.name));
     if (param) return { param, how: "amount per month" };
   }
+  // "unix time 0", "epoch 86400": a timestamp too short to be recognised by its shape alone.
+  if (/\b(?:unix|epoch|timestamp)(?:\s+(?:time|timestamp|seconds|ms))?\s*$/i.test(text.slice(0, n.start))) {
+    const param = open.find((p) => opaqueKindsFor(p).includes("long_number"));
+    if (param) return { param, how: "number after 'unix time'" };
+  }
   // "next 3", "top 5", "count 10": the parameter's own word just before the number.
   if (n.previous) {
     const param = open.find((p) => p.words.includes(n.previous));
@@ -548,7 +553,9 @@ function fillNumbers(f: Filler, params: Param[]): void {
     if (n.percent) continue;
     // A counted noun after the number ("4 of us") is not the amount a required parameter wants.
     if (PEOPLE.test(f.text.slice(n.end))) continue;
-    const param = targets.find((p) => !f.has(p) && fitsNumber(p, n.value));
+    // A parameter with a shape of its own (a Unix timestamp is a long number) takes a bare number only
+    // by a cue word, never by order ("how many seconds in 3 hours" names no timestamp).
+    const param = targets.find((p) => !f.has(p) && fitsNumber(p, n.value) && opaqueKindsFor(p).length === 0);
     if (param) place(param, n, "number");
   }
 }

@@ -37,6 +37,13 @@ for (const [alias, zone] of [
 
 const ABBREVIATIONS = new Set(["UTC", "GMT"]);
 
+/** Zone cities and regions that are also ordinary words, read as places only when capitalised. */
+const COMMON_WORDS = new Set(
+  "acre atlantic canary casey central christmas continental davis easter eastern general jersey midway mountain north pacific palmer regina reunion south stanley troll universal wake west zulu".split(
+    " ",
+  ),
+);
+
 /** Zone ids and city names in the text, in text order; the longest name wins ("New York" over "York"). */
 export function findZones(text: string): ZoneMention[] {
   const found: ZoneMention[] = [];
@@ -59,8 +66,11 @@ export function findZones(text: string): ZoneMention[] {
       // Accents are dropped so that "São Paulo" finds America/Sao_Paulo.
       const key = phrase.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/\s+/g, " ");
       const zone = BY_CITY.get(key);
-      // Cities are proper nouns: "nice weather" is not Europe/Paris's neighbour.
-      if (zone && /^\p{Lu}/u.test(phrase)) {
+      // Cities are proper nouns: "nice weather" is not Europe/Paris's neighbour. Agents often type them in
+      // lower case, so a city right after "in"/"for"/"at"/"from"/"to" counts too, unless the zone's name
+      // is also a common word ("at christmas", "in central").
+      const afterPlaceWord = /\b(?:in|for|at|from|to)\s+$/i.test(text.slice(0, first.index));
+      if (zone && (/^\p{Lu}/u.test(phrase) || (afterPlaceWord && !COMMON_WORDS.has(key)))) {
         found.push({ zone, start: first.index, end: last.index + last[0].length });
         i += n - 1;
         break;

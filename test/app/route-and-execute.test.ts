@@ -21,6 +21,8 @@ const NAMES = [
   "base64_codec",
   "convert_units",
   "convert_number_base",
+  "generate_uuid",
+  "unix_timestamp",
 ];
 const JWT =
   "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
@@ -162,4 +164,13 @@ test("a place the request only points at is asked for; a zone link Intl accepts 
   });
   assert.equal(linked.status, "completed", JSON.stringify(linked.steps));
   assert.equal((linked.result?.output as { zone?: string } | undefined)?.zone, "Asia/Kolkata");
+});
+
+test("a tool is not run or asked on words alone that barely reach it", async () => {
+  const barcode = await app.routeAndExecute({ query: "generate a barcode for this product" });
+  assert.notEqual(barcode.status, "completed", JSON.stringify(barcode.steps));
+  const seconds = await app.routeAndExecute({ query: "how many seconds in 3 hours" });
+  assert.equal(seconds.status, "completed", JSON.stringify(seconds.steps));
+  assert.equal(seconds.tool, "convert_units");
+  assert.equal((seconds.result?.output as { result?: number } | undefined)?.result, 10800);
 });

@@ -277,3 +277,18 @@ test("dates: a date only pointed at is missing; 'before' and 'ago' count back; a
     amount: 14,
   });
 });
+
+test("a timestamp takes a bare number only by its cue; a lower-case city after 'in' is a city", () => {
+  const schema = {
+    type: "object",
+    properties: {
+      timestamp: { type: "number" },
+      unit: { type: "string", enum: ["seconds", "milliseconds"] },
+    },
+  };
+  assert.equal(fillArguments("how many seconds in 3 hours", schema).arguments.timestamp, undefined);
+  assert.equal(fillArguments("what date is unix time 0", schema).arguments.timestamp, 0);
+  const zone = { type: "object", properties: { timezone: { type: "string", default: "UTC" } } };
+  assert.deepEqual(fillArguments("what time is it in paris", zone).arguments, { timezone: "Europe/Paris" });
+  assert.deepEqual(fillArguments("what is on at christmas", zone).arguments, {});
+});

@@ -56,12 +56,17 @@ const TYPED_EVIDENCE = new Set([
 /** Placements any tool with a number or a string parameter could make: no evidence for one tool. */
 const WEAK_PLACEMENT = new Set(["number", "quoted", "text after the colon", "list of numbers"]);
 
-/** Whether a candidate's fill rests on more than bare numbers and quoted text that any tool could take. */
-function strongEvidence(candidate: Candidate): boolean {
+/**
+ * Whether a candidate's fill rests on more than bare numbers and quoted text that any tool could take.
+ * `enums` false leaves out enum values named: for a tool that requires nothing they only configure it.
+ */
+function strongEvidence(candidate: Candidate, enums = true): boolean {
   return (
     candidate.fill.placedOpaque.length > 0 ||
     candidate.fill.filled.some(
-      (v) => v.source === "agent" || (v.how !== undefined && !WEAK_PLACEMENT.has(v.how)),
+      (v) =>
+        v.source === "agent" ||
+        (v.how !== undefined && !WEAK_PLACEMENT.has(v.how) && (enums || v.how !== "enum value named")),
     )
   );
 }
@@ -81,8 +86,10 @@ interface Candidate {
 const SATISFIABLE_MARGIN = 0.12;
 
 /** The best eligible candidate; one whose required values are missing yields to a close one that can run. */
-function choose(candidates: Candidate[]): Candidate | undefined {
-  const eligible = candidates.filter((c) => c.eligible).sort((a, b) => b.adjusted - a.adjusted);
+function choose(candidates: Candidate[], threshold: number): Candidate | undefined {
+  const eligible = candidates
+    .filter((c) => c.eligible && !declined(c, threshold))
+    .sort((a, b) => b.adjusted - a.adjusted);
   const best = eligible[0];
   if (!best || best.satisfied) return best;
   // Only on evidence of its own: a bare number is not a reason to run another tool ("7 factorial" is not
@@ -104,14 +111,26 @@ function choose(candidates: Candidate[]): Candidate | undefined {
  */
 const DEFAULTS_MARGIN = 0.2;
 
-function runsOnEvidence(chosen: Candidate | undefined, threshold: number): Candidate | undefined {
-  // Asking for a value the request points at but does not give is safe; running on defaults is not.
-  if (!chosen || strongEvidence(chosen) || chosen.fill.missing.length > 0) return chosen;
-  const required = (chosen.tool.inputSchema as { required?: unknown }).required;
-  if (Array.isArray(required) && required.length > 0) return chosen;
-  if (chosen.score >= threshold + DEFAULTS_MARGIN) return chosen;
-  chosen.evidence.push("declined: requires nothing, the request gives it nothing, and the words are weak");
-  return undefined;
+/**
+ * How far above the threshold a tool must score to ask for its values when the request gives it none: a
+ * request no tool serves ("order new running shoes") otherwise gets a question from whichever tool its
+ * words graze.
+ */
+const ASK_MARGIN = 0.12;
+
+/** Whether a candidate is set aside for want of evidence; the reason goes into its `why`. */
+function declined(c: Candidate, threshold: number): boolean {
+  const required = (c.tool.inputSchema as { required?: unknown }).required;
+  const requiresNothing = !Array.isArray(required) || required.length === 0;
+  if (strongEvidence(c, !requiresNothing)) return false;
+  if (c.fill.missing.length > 0) {
+    if (c.fill.filled.length > 0 || c.score >= threshold + ASK_MARGIN) return false;
+    c.evidence.push("declined: the request gives it none of its values, and the words are weak");
+    return true;
+  }
+  if (!requiresNothing || c.score >= threshold + DEFAULTS_MARGIN) return false;
+  c.evidence.push("declined: requires nothing, the request gives it nothing, and the words are weak");
+  return true;
 }
 
 function properties(tool: Tool): Record<string, unknown> {
@@ -225,7 +244,7 @@ async function answerOne(
       ),
     );
   }
-  const chosen = runsOnEvidence(choose(candidates), routed.threshold);
+  const chosen = choose(candidates, routed.threshold);
   const steps: Step[] = [
     {
       step: "route",
