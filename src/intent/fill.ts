@@ -414,30 +414,37 @@ function fillUnits(f: Filler, params: Param[]): void {
     f.set(from, at(fromGroup).text.trim(), at(fromGroup), "unit after the number");
     f.set(to, at(toGroup).text.trim(), at(toGroup), "unit after 'to'");
   };
+  // A quantity in two units ("3 feet 4 inches") is not one value in the second: nothing is placed.
+  const compound = (match: RegExpExecArray, numberGroup: number) =>
+    /\d\s*[A-Za-z"'′″]+\s*(?:and\s+)?$/.test(f.text.slice(0, match.indices?.[numberGroup]?.[0] ?? 0));
   const b = backward.exec(f.text);
   const a = b ? undefined : (forward.exec(f.text) ?? trailing.exec(f.text));
-  if (b) place(b, 2, 3, 1);
-  else if (a) place(a, 1, 2, 3);
+  if (b && !compound(b, 2)) place(b, 2, 3, 1);
+  else if (a && !compound(a, 1)) place(a, 1, 2, 3);
 }
 
 function fillBases(f: Filler, params: Param[]): void {
   const lower = f.text.toLowerCase();
+  const named = BASE_WORDS.flatMap(([word, base]) => {
+    const match = word.exec(lower);
+    return match ? [{ base, start: match.index, end: match.index + match[0].length }] : [];
+  })
+    .filter((n) => f.free(n))
+    .sort((a, b) => a.start - b.start);
+  // A base named right after "from" is the source ("from base 2 into base 10"); the others are targets.
+  const source = named.find((n) => /\bfrom\s+(?:the\s+)?$/.test(lower.slice(0, n.start)));
+  const targets = named.filter((n) => n !== source);
   for (const param of params.filter((p) => /base/.test(p.name) && !f.has(p))) {
-    const named = BASE_WORDS.flatMap(([word, base]) => {
-      const match = word.exec(lower);
-      return match ? [{ base, start: match.index, end: match.index + match[0].length }] : [];
-    }).filter((n) => f.free(n));
-    if (named.length === 0) continue;
-    // A target list takes every base named after "to"/"in"; a single source base is left to the prefix.
-    if (param.type === "array") {
-      for (const n of named.slice(1)) f.consume(n);
+    if (param.type === "array" && targets[0]) {
+      for (const n of targets.slice(1)) f.consume(n);
       f.set(
         param,
-        named.map((n) => n.base),
-        named[0],
+        targets.map((n) => n.base),
+        targets[0],
         "number base named",
       );
-    }
+    } else if (param.type === "integer" && /from|source/.test(param.name) && source)
+      f.set(param, source.base, source, "number base named");
   }
   const value = params.find((p) => p.name === "value" && p.type === "string" && !f.has(p));
   if (value && params.some((p) => /base/.test(p.name))) {
@@ -593,10 +600,16 @@ function unplacedNumbers(f: Filler, params: Param[]): MissingField[] {
   const missing: MissingField[] = [];
   for (const n of left) {
     const param = open.find((p) => fitsNumber(p, n.value) && !missing.some((m) => m.field === p.name));
-    if (param)
+    // Otherwise a value placed by its order alone may be the wrong one of the two ("round 3.14159 to 2
+    // decimals" is not a conversion of 2).
+    const byOrder = f.filled.find(
+      (v) => v.how === "number" && v.source === "query" && !missing.some((m) => m.field === v.field),
+    );
+    const field = param ?? params.find((p) => p.name === byOrder?.field);
+    if (field)
       missing.push({
-        field: param.name,
-        schema: param.schema,
+        field: field.name,
+        schema: field.schema,
         reason: `the request names ${n.text.trim()} but not which value it is`,
       });
   }

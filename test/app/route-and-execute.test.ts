@@ -174,3 +174,9 @@ test("a tool is not run or asked on words alone that barely reach it", async () 
   assert.equal(seconds.tool, "convert_units");
   assert.equal((seconds.result?.output as { result?: number } | undefined)?.result, 10800);
 });
+
+test("a later part that no tool serves is not dropped by answering the request whole", async () => {
+  const answer = await app.routeAndExecute({ query: "convert 2 km to meters and then paint it blue" });
+  assert.notEqual(answer.status, "completed", JSON.stringify(answer));
+  assert.equal(answer.intents?.[0]?.status, "completed");
+});

@@ -292,3 +292,30 @@ test("a timestamp takes a bare number only by its cue; a lower-case city after '
   assert.deepEqual(fillArguments("what time is it in paris", zone).arguments, { timezone: "Europe/Paris" });
   assert.deepEqual(fillArguments("what is on at christmas", zone).arguments, {});
 });
+
+test("a quantity in two units, or a number left over beside one placed by order, is asked about", () => {
+  assert.deepEqual(
+    fillArguments("what's 3 feet 4 inches in cm", UNITS)
+      .missing.map((m) => m.field)
+      .sort(),
+    ["from", "to", "value"],
+  );
+  const bases = {
+    type: "object",
+    properties: {
+      value: { type: "string" },
+      from_base: { type: "integer", minimum: 2, maximum: 36 },
+      to_bases: { type: "array", items: { type: "integer" } },
+    },
+    required: ["value"],
+  };
+  assert.deepEqual(
+    fillArguments("round 3.14159 to 2 decimals", bases).missing.map((m) => m.field),
+    ["value"],
+  );
+  assert.deepEqual(fillArguments("turn 101101 from base 2 into base 10", bases).arguments, {
+    from_base: 2,
+    to_bases: [10],
+    value: "101101",
+  });
+});

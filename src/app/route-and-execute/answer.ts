@@ -304,6 +304,9 @@ async function answerOne(
   return deps.run(tool, fill.arguments, steps);
 }
 
+/** A part that refers to another's result by a pronoun. */
+const DEPENDENT = /\b(?:it|that|them|the result)\b/i;
+
 /**
  * Answers a request: one intent, or each of several in order. A split is kept only when every intent
  * finds a tool; otherwise the request is answered whole.
@@ -332,7 +335,10 @@ export async function answerRequest(
       { ...request, query: text },
       { ...deps, noMatch: async (_r, steps) => ({ status: "no_match", steps }) },
     );
-    if (answer.status === "no_match") return answerOne(request, deps);
+    // A part that works on another's result ("… and then double it") cannot be dropped by answering the
+    // request whole: it stays, unanswered.
+    if (answer.status === "no_match" && !(previous && DEPENDENT.test(intent)))
+      return answerOne(request, deps);
     answers.push({ ...answer, ...(text !== intent ? { intent: text } : { intent }) });
     previous = answer;
   }
