@@ -383,7 +383,8 @@ function fillZones(f: Filler, params: Param[]): MissingField[] {
  */
 const UNIT =
   "((?:(?:degrees?|us|uk|imperial|imp|fluid|fl|nautical|light|square|sq|cubic|short|long|metric|astronomical|watt|kilowatt)\\s+)?°?\\s?[A-Za-z][A-Za-z/°²³]*(?:\\s+per\\s+[A-Za-z]+)?)";
-const NUMBER = "(-?\\d[\\d,]*(?:\\.\\d+)?)";
+// Starts only where a number starts, so a long run of digits is not rescanned from each of them.
+const NUMBER = "(?<![\\d,.])(-?\\d[\\d,]*(?:\\.\\d+)?)";
 
 /**
  * "<number> <unit> to <unit>", "how many <unit> is <number> <unit>", and "<number> <unit> …, … in <unit>?"
@@ -416,9 +417,15 @@ function fillUnits(f: Filler, params: Param[]): void {
   };
   // A quantity in two units ("3 feet 4 inches") is not one value in the second: nothing is placed.
   const compound = (match: RegExpExecArray, numberGroup: number) =>
-    /\d\s*[A-Za-z"'′″]+\s*(?:and\s+)?$/.test(f.text.slice(0, match.indices?.[numberGroup]?.[0] ?? 0));
+    /\d\s*[A-Za-z"'′″]+\s*(?:and\s+)?$/.test(
+      f.text.slice(
+        Math.max(0, (match.indices?.[numberGroup]?.[0] ?? 0) - 40),
+        match.indices?.[numberGroup]?.[0] ?? 0,
+      ),
+    );
   const b = backward.exec(f.text);
-  const a = b ? undefined : (forward.exec(f.text) ?? trailing.exec(f.text));
+  // The target named at the end is looked for in a request of a sentence or two, not in pasted data.
+  const a = b ? undefined : (forward.exec(f.text) ?? (f.text.length <= 1000 ? trailing.exec(f.text) : null));
   if (b && !compound(b, 2)) place(b, 2, 3, 1);
   else if (a && !compound(a, 1)) place(a, 1, 2, 3);
 }
@@ -483,7 +490,9 @@ function cueFor(text: string, n: NumberMention, open: Param[]): { param: Param; 
     if (param) return { param, how: "amount per month" };
   }
   // "unix time 0", "epoch 86400": a timestamp too short to be recognised by its shape alone.
-  if (/\b(?:unix|epoch|timestamp)(?:\s+(?:time|timestamp|seconds|ms))?\s*$/i.test(text.slice(0, n.start))) {
+  // Only the few words before the number are read: the whole text before each number would be quadratic.
+  const before = text.slice(Math.max(0, n.start - 40), n.start);
+  if (/\b(?:unix|epoch|timestamp)(?:\s+(?:time|timestamp|seconds|ms))?\s*$/i.test(before)) {
     const param = open.find((p) => opaqueKindsFor(p).includes("long_number"));
     if (param) return { param, how: "number after 'unix time'" };
   }

@@ -130,7 +130,7 @@ export function findMentions(text: string): Mentions {
     ),
     tokens: all(
       text,
-      /(?<![\w%])(?:[a-z]+(?:[A-Z][a-z0-9]*)+|[A-Za-z][a-z0-9]*(?:_[A-Za-z0-9]+)+|\S*%[0-9A-Fa-f]{2}\S*)(?![\w%])/g,
+      /(?<![\w%])(?:[a-z]+(?:[A-Z][a-z0-9]*)+|[A-Za-z][a-z0-9]*(?:_[A-Za-z0-9]+)+)(?![\w%])|(?<!\S)\S*%[0-9A-Fa-f]{2}\S*/g,
     ).filter((t) => !partOfValue(t)),
     crons: all(text, /(?<!\S)((?:[\d*][\d*/,-]*\s+){4}[\d*][\d*/,A-Za-z-]*)(?!\S)/g, 1),
     ...(colon?.[1]

@@ -44,6 +44,18 @@ const COMMON_WORDS = new Set(
   ),
 );
 
+const PLACE_WORDS = new Set(["in", "for", "at", "from", "to"]);
+
+/** Whether the word before `at` is "in", "for", … Scanned back by hand: a regex on the text before each
+ * word would be quadratic in the request's length. */
+function afterPlaceWord(text: string, at: number): boolean {
+  let stop = at;
+  while (stop > 0 && /\s/.test(text[stop - 1] as string)) stop--;
+  let start = stop;
+  while (start > 0 && /\p{L}/u.test(text[start - 1] as string)) start--;
+  return stop < at && PLACE_WORDS.has(text.slice(start, stop).toLowerCase());
+}
+
 /** Zone ids and city names in the text, in text order; the longest name wins ("New York" over "York"). */
 export function findZones(text: string): ZoneMention[] {
   const found: ZoneMention[] = [];
@@ -69,8 +81,10 @@ export function findZones(text: string): ZoneMention[] {
       // Cities are proper nouns: "nice weather" is not Europe/Paris's neighbour. Agents often type them in
       // lower case, so a city right after "in"/"for"/"at"/"from"/"to" counts too, unless the zone's name
       // is also a common word ("at christmas", "in central").
-      const afterPlaceWord = /\b(?:in|for|at|from|to)\s+$/i.test(text.slice(0, first.index));
-      if (zone && (/^\p{Lu}/u.test(phrase) || (afterPlaceWord && !COMMON_WORDS.has(key)))) {
+      if (
+        zone &&
+        (/^\p{Lu}/u.test(phrase) || (!COMMON_WORDS.has(key) && afterPlaceWord(text, first.index)))
+      ) {
         found.push({ zone, start: first.index, end: last.index + last[0].length });
         i += n - 1;
         break;

@@ -319,3 +319,31 @@ test("a quantity in two units, or a number left over beside one placed by order,
     value: "101101",
   });
 });
+
+test("filling stays linear on long adversarial requests (a quadratic scan would take minutes)", () => {
+  const schema = {
+    type: "object",
+    properties: {
+      value: { type: "number" },
+      from: { type: "string" },
+      to: { type: "string" },
+      timestamp: { type: "number" },
+      timezone: { type: "string" },
+      text: { type: "string" },
+    },
+    required: ["value", "from", "to"],
+  };
+  const started = performance.now();
+  for (const text of [
+    "1".repeat(100_000),
+    "!".repeat(100_000),
+    "1a ".repeat(30_000),
+    "12 kg to lb and ".repeat(6_000),
+    "unix 5 ".repeat(15_000),
+    "in tokyo ".repeat(10_000),
+    `${"x".repeat(50)} 3 ways 4 of us `.repeat(1_500),
+  ])
+    fillArguments(text, schema);
+  // Linear scans take well under a second here; the quadratic ones they replaced took minutes.
+  assert.ok(performance.now() - started < 20_000);
+});
