@@ -6,7 +6,7 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { canonicalJson } from "./hash.ts";
-import { linearRegExp } from "./regex.ts";
+import { DATA_KEYWORDS, linearRegExp } from "./regex.ts";
 
 const require = createRequire(import.meta.url);
 const draft07 = require("ajv/dist/refs/json-schema-draft-07.json");
@@ -57,9 +57,6 @@ ajv.addKeyword({
   errors: true,
   validate: uniqueByValue,
 });
-
-// Values under these keywords are data, not schemas: a "uniqueItems" key inside them is no keyword.
-const DATA_KEYWORDS = new Set(["const", "enum", "default", "examples", "example"]);
 
 /** A copy of the schema whose `uniqueItems` run as the linear keyword above. */
 function withLinearUniqueItems(node: unknown): unknown {

@@ -54,8 +54,14 @@ export function linearRegExp(pattern: string, flags: string): RegExpLike {
 // ajv's RegExpEngine type asks for the source that recreates it in standalone code, which is not used here.
 linearRegExp.code = "linearRegExp";
 
-// Values under these keywords are data, not schemas: a "pattern" key inside them is no regex.
-const DATA_KEYWORDS = new Set(["const", "enum", "default", "examples", "example"]);
+/** Keywords whose values are data, not schemas: a "pattern" or "uniqueItems" key inside them is no keyword. */
+export const DATA_KEYWORDS: ReadonlySet<string> = new Set([
+  "const",
+  "enum",
+  "default",
+  "examples",
+  "example",
+]);
 
 /** Whether RE2 runs the pattern, in linear time. */
 function isLinear(pattern: string): boolean {
