@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { text as readAll } from "node:stream/consumers";
 import { z } from "zod";
 import { type CallResult, configFrom, executeRequestSchema, openSwitchboard } from "../../app/index.ts";
 import { createLogger, readEnv } from "../../config/index.ts";
@@ -50,7 +51,7 @@ async function readCalls(positionals: string[], options: z.infer<typeof optionsS
   if (options.calls !== undefined) {
     if (positionals.length > 0 || options.args !== undefined)
       throw new UsageError("give either --calls FILE or <tool> [--args JSON], not both");
-    const text = options.calls === "-" ? await readStdin() : await readFile(options.calls, "utf8");
+    const text = options.calls === "-" ? await readAll(process.stdin) : await readFile(options.calls, "utf8");
     const document = parseJson(text, `--calls ${options.calls}`);
     raw = Array.isArray(document) ? document : (document as { calls?: unknown })?.calls;
   } else {
@@ -69,12 +70,6 @@ async function readCalls(positionals: string[], options: z.infer<typeof optionsS
     throw new UsageError(`bad call at ${issue?.path.join(".") || "(root)"}: ${issue?.message}`);
   }
   return parsed.data.calls;
-}
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 function printResult(result: CallResult): void {

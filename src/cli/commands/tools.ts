@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { text as readAll } from "node:stream/consumers";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { AppError, configFrom, openSwitchboard, type Switchboard, toolSchema } from "../../app/index.ts";
@@ -32,17 +33,11 @@ const optionsSchema = z.object({
   json: z.boolean().default(false),
 });
 
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
 /** The tools of a file, each checked; the first problem is the error, with its file and place. */
 async function readTools(file: string): Promise<Tool[]> {
   let document: unknown;
   try {
-    document = parseYaml(file === "-" ? await readStdin() : await readFile(file, "utf8"));
+    document = parseYaml(file === "-" ? await readAll(process.stdin) : await readFile(file, "utf8"));
   } catch (error) {
     throw new UsageError(`${file}: cannot read a JSON or YAML document: ${(error as Error).message}`);
   }
