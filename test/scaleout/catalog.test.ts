@@ -10,24 +10,16 @@ import {
   call,
   readyz,
   type Service,
+  sandboxTool,
   skipWithoutServices,
   startCluster,
+  topTool,
   waitFor,
 } from "./harness.ts";
 
 const maintainer = "maintainer-key";
 const agent = "agent-key";
 const env = { SWITCHBOARD_MAINTAINER_KEYS: maintainer, SWITCHBOARD_AGENT_KEYS: agent };
-
-const tool = (name: string, description: string) => ({
-  name,
-  description,
-  inputSchema: { type: "object", properties: { q: { type: "string" } } },
-  binding: { type: "sandbox", code: `async function ${name}(args) { return { ok: true }; }` },
-});
-
-const topTool = async (service: Service, query: string): Promise<string | undefined> =>
-  (await call(service, "POST", "/v1/route", { key: agent, body: { query, topK: 1 } })).body.tools?.[0]?.name;
 
 describe("replicas sharing PostgreSQL", { skip: skipWithoutServices() }, () => {
   let cluster: Cluster;
@@ -48,15 +40,18 @@ describe("replicas sharing PostgreSQL", { skip: skipWithoutServices() }, () => {
   test("a put and a delete through A reach B's routing", async (t) => {
     const query = "what is the share price of ACME on the stock exchange";
     // Routed once before, so B's query embedding is cached and the wait below times the put's propagation.
-    assert.notEqual(await topTool(b, query), "stock_price");
+    assert.notEqual(await topTool(b, agent, query), "stock_price");
     const put = await call(a, "PUT", "/v1/tools/stock_price", {
       key: maintainer,
-      body: tool("stock_price", "Share price of a listed company on the stock exchange, by ticker symbol."),
+      body: sandboxTool(
+        "stock_price",
+        "Share price of a listed company on the stock exchange, by ticker symbol.",
+      ),
     });
     assert.equal(put.status, 200);
     const putMs = await waitFor(
       "put routable on B",
-      async () => (await topTool(b, query)) === "stock_price",
+      async () => (await topTool(b, agent, query)) === "stock_price",
       5000,
     );
     assert.equal((await call(b, "GET", "/v1/tools/stock_price", { key: agent })).body.version, 1);
@@ -67,7 +62,7 @@ describe("replicas sharing PostgreSQL", { skip: skipWithoutServices() }, () => {
       async () => (await call(b, "GET", "/v1/tools/stock_price", { key: agent })).status === 404,
       5000,
     );
-    assert.notEqual(await topTool(b, query), "stock_price");
+    assert.notEqual(await topTool(b, agent, query), "stock_price");
     t.diagnostic(`put routable on B after ${putMs} ms, delete after ${deleteMs} ms`);
   });
 
@@ -78,7 +73,7 @@ describe("replicas sharing PostgreSQL", { skip: skipWithoutServices() }, () => {
       const name = `burst_${i}`;
       const answer = await call(victim, "PUT", `/v1/tools/${name}`, {
         key: maintainer,
-        body: tool(name, `Burst tool number ${i}: stores a record in archive shelf ${i}.`),
+        body: sandboxTool(name, `Burst tool number ${i}: stores a record in archive shelf ${i}.`),
       }).catch(() => undefined);
       if (answer?.status !== 200) return;
       acknowledged.push(name);
@@ -130,7 +125,7 @@ describe("replicas sharing PostgreSQL", { skip: skipWithoutServices() }, () => {
     );
     const refused = await call(a, "PUT", "/v1/tools/while_down", {
       key: maintainer,
-      body: tool("while_down", "Written while the database was away; stored after it came back."),
+      body: sandboxTool("while_down", "Written while the database was away; stored after it came back."),
     });
     assert.equal(refused.status, 503);
     assert.equal(refused.body.error.code, "store_unavailable");
@@ -147,7 +142,10 @@ describe("replicas sharing PostgreSQL", { skip: skipWithoutServices() }, () => {
         (
           await call(a, "PUT", "/v1/tools/while_down", {
             key: maintainer,
-            body: tool("while_down", "Written while the database was away; stored after it came back."),
+            body: sandboxTool(
+              "while_down",
+              "Written while the database was away; stored after it came back.",
+            ),
           })
         ).status === 200,
       20_000,

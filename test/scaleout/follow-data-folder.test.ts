@@ -7,17 +7,9 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { promisify } from "node:util";
 import { CLI, ROOT, startService, writeCatalog } from "../server/harness.ts";
-import { call, type Service, tempDir, waitFor } from "./harness.ts";
+import { call, type Service, sandboxTool, tempDir, waitFor } from "./harness.ts";
 
 const run = promisify(execFile);
-
-const tool = (name: string, description: string) => ({
-  name,
-  description,
-  inputSchema: { type: "object", properties: { q: { type: "string" } } },
-  annotations: { readOnlyHint: true },
-  binding: { type: "sandbox", code: `async function ${name}(args) { return { ok: true }; }` },
-});
 
 const LABELLED = [
   { query: "add 2 and 3", tools: ["add_numbers"] },
@@ -36,10 +28,10 @@ describe("a service on its data folder", () => {
 
   before(async () => {
     catalog = await writeCatalog([
-      tool("add_numbers", "Add two numbers and return their sum: plus, total, arithmetic."),
-      tool("count_words", "Count the words and characters of a text: word count, length."),
-      tool("convert_units", "Convert a quantity between units of length, weight or temperature."),
-      tool("weather_now", "The current weather and temperature for a city."),
+      sandboxTool("add_numbers", "Add two numbers and return their sum: plus, total, arithmetic."),
+      sandboxTool("count_words", "Count the words and characters of a text: word count, length."),
+      sandboxTool("convert_units", "Convert a quantity between units of length, weight or temperature."),
+      sandboxTool("weather_now", "The current weather and temperature for a city."),
     ]);
     folder = await tempDir("labelled");
     service = await startService({ catalog });

@@ -78,6 +78,19 @@ export async function waitFor(
   }
 }
 
+/** A read-only sandboxed tool that routes by its description and answers { ok: true }. */
+export const sandboxTool = (name: string, description: string) => ({
+  name,
+  description,
+  inputSchema: { type: "object", properties: { q: { type: "string" } } },
+  annotations: { readOnlyHint: true },
+  binding: { type: "sandbox", code: `async function ${name}(args) { return { ok: true }; }` },
+});
+
+/** The one tool `service` routes `query` to for the caller with `key`, if any. */
+export const topTool = async (service: Service, key: string, query: string): Promise<string | undefined> =>
+  (await call(service, "POST", "/v1/route", { key, body: { query, topK: 1 } })).body.tools?.[0]?.name;
+
 export const readyz = async (service: Service): Promise<Answer> => call(service, "GET", "/readyz");
 
 export { type Answer, call, type Service, tempDir };

@@ -13,9 +13,11 @@ import {
   call,
   readyz,
   type Service,
+  sandboxTool,
   skipWithoutServices,
   startCluster,
   tempDir,
+  topTool,
   waitFor,
 } from "./harness.ts";
 
@@ -23,27 +25,17 @@ const maintainer = "maintainer-key";
 const agent = "agent-key";
 const env = { SWITCHBOARD_MAINTAINER_KEYS: maintainer, SWITCHBOARD_AGENT_KEYS: agent };
 
-const tool = (name: string, description: string) => ({
-  name,
-  description,
-  inputSchema: { type: "object", properties: { q: { type: "string" } } },
-  annotations: { readOnlyHint: true },
-  binding: { type: "sandbox", code: `async function ${name}(args) { return { ok: true }; }` },
-});
-
 const TOOLS = [
-  tool("add_numbers", "Add two numbers and return their sum: plus, total, arithmetic."),
-  tool("count_words", "Count the words and characters of a text: word count, length."),
-  tool("convert_units", "Convert a quantity between units of length, weight or temperature."),
-  tool("weather_now", "The current weather and temperature for a city."),
-  tool("translate_text", "Translate a text from one language into another."),
-  tool("send_reminder", "Schedule a reminder message for a later time."),
+  sandboxTool("add_numbers", "Add two numbers and return their sum: plus, total, arithmetic."),
+  sandboxTool("count_words", "Count the words and characters of a text: word count, length."),
+  sandboxTool("convert_units", "Convert a quantity between units of length, weight or temperature."),
+  sandboxTool("weather_now", "The current weather and temperature for a city."),
+  sandboxTool("translate_text", "Translate a text from one language into another."),
+  sandboxTool("send_reminder", "Schedule a reminder message for a later time."),
 ];
 
 const route = async (service: Service, query: string, topK = 1) =>
   (await call(service, "POST", "/v1/route", { key: agent, body: { query, topK } })).body;
-const topTool = async (service: Service, query: string): Promise<string | undefined> =>
-  (await route(service, query)).tools?.[0]?.name;
 
 describe("replicas following learned queries, calibrations and the change log", {
   skip: skipWithoutServices(),
@@ -52,6 +44,32 @@ describe("replicas following learned queries, calibrations and the change log", 
   let cluster: Cluster;
   let a: Service;
   let b: Service;
+
+  /** A tool put through A, then deleted through A: how long each took to reach B. */
+  async function putAndDeleteReachB(): Promise<{ putMs: number; deleteMs: number }> {
+    const query = "what is the share price of ACME on the stock exchange";
+    assert.notEqual(await topTool(b, agent, query), "stock_price");
+    const put = await call(a, "PUT", "/v1/tools/stock_price", {
+      key: maintainer,
+      body: sandboxTool(
+        "stock_price",
+        "Share price of a listed company on the stock exchange, by ticker symbol.",
+      ),
+    });
+    assert.equal(put.status, 200);
+    const putMs = await waitFor(
+      "put routable on B",
+      async () => (await topTool(b, agent, query)) === "stock_price",
+      5000,
+    );
+    assert.equal((await call(a, "DELETE", "/v1/tools/stock_price", { key: maintainer })).status, 200);
+    const deleteMs = await waitFor(
+      "delete seen by B",
+      async () => (await call(b, "GET", "/v1/tools/stock_price", { key: agent })).status === 404,
+      5000,
+    );
+    return { putMs, deleteMs };
+  }
 
   before(async () => {
     catalog = await writeCatalog(TOOLS);
@@ -78,8 +96,8 @@ describe("replicas following learned queries, calibrations and the change log", 
     const answered = performance.now();
     assert.equal(answer.status, 200);
     assert.equal(answer.body.learned, 3);
-    assert.equal(await topTool(a, query), taught, "the recording replica routes to the taught tool");
-    await waitFor("learned queries used on B", async () => (await topTool(b, query)) === taught, 5000);
+    assert.equal(await topTool(a, agent, query), taught, "the recording replica routes to the taught tool");
+    await waitFor("learned queries used on B", async () => (await topTool(b, agent, query)) === taught, 5000);
     t.diagnostic(
       `feedback through A changed B's top tool (${before[0]} -> ${taught}) ${Math.round(performance.now() - answered)} ms after A's answer`,
     );
@@ -142,24 +160,7 @@ describe("replicas following learned queries, calibrations and the change log", 
     assert.notEqual(silenced, original);
     await admin.query(silenced);
     try {
-      const query = "what is the share price of ACME on the stock exchange";
-      assert.notEqual(await topTool(b, query), "stock_price");
-      const put = await call(a, "PUT", "/v1/tools/stock_price", {
-        key: maintainer,
-        body: tool("stock_price", "Share price of a listed company on the stock exchange, by ticker symbol."),
-      });
-      assert.equal(put.status, 200);
-      const putMs = await waitFor(
-        "put routable on B",
-        async () => (await topTool(b, query)) === "stock_price",
-        5000,
-      );
-      assert.equal((await call(a, "DELETE", "/v1/tools/stock_price", { key: maintainer })).status, 200);
-      const deleteMs = await waitFor(
-        "delete seen by B",
-        async () => (await call(b, "GET", "/v1/tools/stock_price", { key: agent })).status === 404,
-        5000,
-      );
+      const { putMs, deleteMs } = await putAndDeleteReachB();
       t.diagnostic(`without notifications: put routable on B after ${putMs} ms, delete after ${deleteMs} ms`);
     } finally {
       await admin.query(original);
@@ -184,24 +185,7 @@ describe("replicas following learned queries, calibrations and the change log", 
     })();
     try {
       await waitFor("B's listener killed", async () => kills > 0, 5000);
-      const query = "what is the share price of ACME on the stock exchange";
-      assert.notEqual(await topTool(b, query), "stock_price");
-      const put = await call(a, "PUT", "/v1/tools/stock_price", {
-        key: maintainer,
-        body: tool("stock_price", "Share price of a listed company on the stock exchange, by ticker symbol."),
-      });
-      assert.equal(put.status, 200);
-      const putMs = await waitFor(
-        "put routable on B",
-        async () => (await topTool(b, query)) === "stock_price",
-        5000,
-      );
-      assert.equal((await call(a, "DELETE", "/v1/tools/stock_price", { key: maintainer })).status, 200);
-      const deleteMs = await waitFor(
-        "delete seen by B",
-        async () => (await call(b, "GET", "/v1/tools/stock_price", { key: agent })).status === 404,
-        5000,
-      );
+      const { putMs, deleteMs } = await putAndDeleteReachB();
       t.diagnostic(
         `listener killed ${kills} times; put routable on B after ${putMs} ms, delete after ${deleteMs} ms`,
       );
