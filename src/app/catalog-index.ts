@@ -10,8 +10,8 @@ import { BUNDLED_CATALOG } from "../config/index.ts";
 import { createEmbedder, type Embedder, type EmbedderKind } from "../embed/index.ts";
 import { Router, type RouterEmbedder } from "../router/index.ts";
 import type { DataStore } from "../store/index.ts";
-import { parseConfig, type SwitchboardOptions } from "./config.ts";
-import { openScaleOut } from "./scale-out.ts";
+import { parseConfig, type SwitchboardConfig, type SwitchboardOptions } from "./config.ts";
+import { openScaleOut, type ScaleOut } from "./scale-out.ts";
 
 /**
  * The bundled catalog's index, built by `npm run build:index` and shipped, so that a fresh data folder
@@ -97,6 +97,32 @@ async function seedBundled(store: DataStore, catalog: string, key: string): Prom
   return true;
 }
 
+/** The tools of the configured catalog and store's overlay, admitted under the operator's rules. */
+export function openConfiguredRegistry(config: SwitchboardConfig, store: DataStore): Promise<ToolRegistry> {
+  return ToolRegistry.open({
+    store,
+    catalog: config.catalog,
+    admission: { mcpCommands: config.security.mcpCommands, toolSecrets: config.security.toolSecrets },
+  });
+}
+
+/** The index of the registry's tools in the configured store, its texts embedded once across replicas. */
+export function openConfiguredIndex(
+  config: SwitchboardConfig,
+  scaleOut: ScaleOut,
+  registry: ToolRegistry,
+  options: Pick<IndexOptions, "variant" | "onProgress"> = {},
+): Promise<CatalogIndex> {
+  return openIndex({
+    store: scaleOut.store,
+    catalog: config.catalog,
+    tools: registry.list(),
+    embedder: config.embedder,
+    indexEmbedder: (embedder) => scaleOut.indexEmbedder(embedder),
+    ...options,
+  });
+}
+
 /**
  * The index with the tools it covers, for the commands that work on the index itself (index, route,
  * calibrate, feedback, eval): the same one a Switchboard opened on this configuration uses, in the same
@@ -112,19 +138,8 @@ export async function openCatalogIndex(
   const scaleOut = await openScaleOut(config);
   const { store } = scaleOut;
   try {
-    const registry = await ToolRegistry.open({
-      store,
-      catalog: config.catalog,
-      admission: { mcpCommands: config.security.mcpCommands, toolSecrets: config.security.toolSecrets },
-    });
-    const opened = await openIndex({
-      store,
-      catalog: config.catalog,
-      tools: registry.list(),
-      embedder: config.embedder,
-      indexEmbedder: (embedder) => scaleOut.indexEmbedder(embedder),
-      ...options,
-    });
+    const registry = await openConfiguredRegistry(config, store);
+    const opened = await openConfiguredIndex(config, scaleOut, registry, options);
     return {
       ...opened,
       registry,

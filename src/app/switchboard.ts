@@ -20,7 +20,6 @@ import {
 import {
   type Capabilities,
   type Tool,
-  ToolRegistry,
   ToolValidationError,
   validateAgainstSchema,
 } from "../catalog/index.ts";
@@ -40,7 +39,7 @@ import {
   synthesizeFromIntent,
   synthesize as synthesizeTool,
 } from "../synth/index.ts";
-import { type CatalogIndex, openIndex } from "./catalog-index.ts";
+import { type CatalogIndex, openConfiguredIndex, openConfiguredRegistry } from "./catalog-index.ts";
 import { parseConfig, type SwitchboardOptions } from "./config.ts";
 import { CatalogTokens } from "./context.ts";
 import { FeedbackGate, type FeedbackOutcome, type Voter } from "./feedback-gate.ts";
@@ -110,11 +109,7 @@ export async function openSwitchboard(
     await scaleOut.close();
     throw error;
   };
-  const registry = await ToolRegistry.open({
-    store,
-    catalog: config.catalog,
-    admission: { mcpCommands: security.mcpCommands, toolSecrets: security.toolSecrets },
-  }).catch(orClose);
+  const registry = await openConfiguredRegistry(config, store).catch(orClose);
   scaleOut.followCatalog(registry, logger);
   // The operator's catalog files are trusted with what they name: their destinations join the egress
   // allowlist, and their bindings may start their commands and read the secrets they reference.
@@ -129,14 +124,12 @@ export async function openSwitchboard(
   };
   let opening: Promise<CatalogIndex> | undefined;
   const index = (): Promise<CatalogIndex> => {
-    opening ??= openIndex({
-      store,
-      catalog: config.catalog,
-      tools: registry.list(),
-      embedder: config.embedder,
-      indexEmbedder: (embedder) => scaleOut.indexEmbedder(embedder),
-      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-    }).then((opened) => {
+    opening ??= openConfiguredIndex(
+      config,
+      scaleOut,
+      registry,
+      options.onProgress ? { onProgress: options.onProgress } : {},
+    ).then((opened) => {
       logger.info(
         { index: opened.router.report, seeded: opened.seeded, tools: registry.list().length },
         "index ready",
