@@ -30,6 +30,7 @@ export async function startEmbedder(entry: URL, data: unknown, workers?: number)
   return {
     id: pool.id,
     dimension: pool.dimension,
+    runtime: pool.runtime,
     async embed(texts) {
       const wrong = texts.findIndex((text) => typeof text !== "string");
       if (wrong >= 0) throw new EmbedError(`texts[${wrong}] is ${typeof texts[wrong]}, not a string`);

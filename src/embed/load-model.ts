@@ -1,12 +1,14 @@
 import { EmbedError } from "./errors.ts";
 import type { ModelSpec } from "./protocol.ts";
-import { loadUseLite } from "./providers/use-lite.ts";
+import { loadUseLite, loadUseLiteTfjs } from "./providers/use-lite.ts";
 import type { EmbeddingModel } from "./types.ts";
 
 export async function loadModel(spec: ModelSpec): Promise<EmbeddingModel> {
   switch (spec.kind) {
     case "use-lite":
       return loadUseLite();
+    case "use-lite-tfjs":
+      return loadUseLiteTfjs();
     case "transformers":
       return (await transformersProvider()).loadTransformers(spec.model);
     default:

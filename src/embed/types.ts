@@ -1,5 +1,9 @@
-/** The kinds of embedder `createEmbedder` can build; the first is the default. */
-export const EMBEDDER_KINDS = ["use-lite", "transformers"] as const;
+/**
+ * The kinds of embedder `createEmbedder` can build; the first is the default. "use-lite" runs on ONNX Runtime's
+ * native CPU build and falls back to tfjs WebAssembly where that cannot load; "use-lite-tfjs" is the tfjs
+ * path alone (same model and vectors, for comparison and for machines where the native one misbehaves).
+ */
+export const EMBEDDER_KINDS = ["use-lite", "use-lite-tfjs", "transformers"] as const;
 export type EmbedderKind = (typeof EMBEDDER_KINDS)[number];
 
 export interface EmbedderOptions {
@@ -14,6 +18,8 @@ export interface Embedder {
   /** Names the model and its version: vectors from embedders with different ids must never be mixed. */
   readonly id: string;
   readonly dimension: number;
+  /** What computes the vectors, e.g. "onnxruntime-node 1.30.0", or the tfjs fallback and why it was taken. */
+  readonly runtime: string;
   /** One unit-normalised vector per text, in order. */
   embed(texts: string[]): Promise<Float32Array[]>;
   close(): Promise<void>;
@@ -23,6 +29,7 @@ export interface Embedder {
 export interface EmbeddingModel {
   readonly id: string;
   readonly dimension: number;
+  readonly runtime: string;
   /** Raw vectors, one per text; normalisation happens after. */
   embedBatch(texts: string[]): Promise<Float32Array[]>;
 }

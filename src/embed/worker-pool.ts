@@ -7,6 +7,7 @@ import type { EmbedRequest, WorkerMessage } from "./protocol.ts";
 interface ModelInfo {
   id: string;
   dimension: number;
+  runtime: string;
 }
 
 interface Batch {
@@ -41,7 +42,7 @@ class WorkerSlot {
         if (message.type === "ready") {
           // An idle worker does not keep the process alive; one computing a batch does (see embed()).
           worker.unref();
-          resolve({ id: message.id, dimension: message.dimension });
+          resolve({ id: message.id, dimension: message.dimension, runtime: message.runtime });
         } else if (message.type === "load-failed") {
           reject(new EmbedError(message.message));
           this.stop(worker);
@@ -126,11 +127,13 @@ export class WorkerPool {
 
   readonly id: string;
   readonly dimension: number;
+  readonly runtime: string;
 
   private constructor(slots: WorkerSlot[], info: ModelInfo) {
     this.slots = slots;
     this.id = info.id;
     this.dimension = info.dimension;
+    this.runtime = info.runtime;
   }
 
   /** Starts `size` workers running `entry` with `data` and waits until every one has loaded its model. */

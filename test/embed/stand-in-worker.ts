@@ -11,6 +11,7 @@ const idFile = (workerData as { idFile?: string } | undefined)?.idFile;
 await serveModel(async () => ({
   id: idFile ? await readFile(idFile, "utf8") : "stand-in@1",
   dimension: 4,
+  runtime: "stand-in",
   async embedBatch(texts: string[]) {
     if (texts.includes("exit")) process.exit(7);
     if (texts.includes("throw")) throw new Error("stand-in model failure");

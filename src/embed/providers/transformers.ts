@@ -85,6 +85,7 @@ export async function loadTransformers(model = DEFAULT_TRANSFORMERS_MODEL): Prom
   return {
     id: `transformers:${local ? basename(folder) : model}@${version}`,
     dimension: probe?.length ?? 0,
+    runtime: "onnxruntime-node via @huggingface/transformers",
     embedBatch,
   };
 }
