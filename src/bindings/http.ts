@@ -1,7 +1,8 @@
 // The provider behind an `http` binding: fills the URL, query and header templates from the arguments
-// ({param}) and the environment ({env.NAME}, for secrets), sends the body argument as JSON with fetch, and
-// turns the answer into output or into an error the dispatcher can classify (status and headers for
-// Retry-After, socket error codes kept). Secrets are replaced by *** in everything an error carries.
+// ({param}) and the environment ({env.NAME}, for secrets), sends the body argument (or, with bodyFrom, every
+// argument the templates do not place) as JSON with fetch, and turns the answer into output or into an
+// error the dispatcher can classify (status and headers for Retry-After, socket error codes kept).
+// Secrets are replaced by *** in everything an error carries.
 //
 // Arguments cannot steer the request: each one in the URL's path is exactly one segment (".", ".." and ""
 // are refused), query values are encoded, requests go out through the egress policy, and a request that
@@ -259,6 +260,26 @@ async function send(
   }
 }
 
+/** The arguments the URL, query and header templates place: the rest make the body of `bodyFrom`. */
+function templateArguments(binding: HttpBinding): Set<string> {
+  const templates = [
+    binding.url,
+    ...Object.values(binding.query ?? {}),
+    ...Object.values(binding.headers ?? {}),
+  ];
+  return new Set(
+    templates
+      .flatMap((template) => [...template.matchAll(PLACEHOLDER)].map((m) => m[1] as string))
+      .filter((placeholder) => !placeholder.startsWith("env.") && !placeholder.startsWith("context.")),
+  );
+}
+
+/** Every argument no template places, as one object (sent even when empty: the API expects a body). */
+function argumentsBody(binding: HttpBinding, args: Args): Args {
+  const placed = templateArguments(binding);
+  return Object.fromEntries(Object.entries(args).filter(([name]) => !placed.has(name)));
+}
+
 export function httpProvider(binding: HttpBinding, tool: Tool, deps: HttpDeps = {}): Provider {
   const id = `http:${binding.method} ${binding.url.split("?")[0]}`;
   const egress = deps.egress ?? publicOnly();
@@ -274,7 +295,12 @@ export function httpProvider(binding: HttpBinding, tool: Tool, deps: HttpDeps = 
         if (value !== undefined) headers.set(name, value);
       }
       let body: string | undefined;
-      const payload = binding.body === undefined ? undefined : args[binding.body];
+      const payload =
+        binding.bodyFrom === "arguments"
+          ? argumentsBody(binding, args)
+          : binding.body === undefined
+            ? undefined
+            : args[binding.body];
       if (payload !== undefined) {
         body = JSON.stringify(payload);
         headers.set("content-type", "application/json");

@@ -8,6 +8,13 @@ export {
 } from "./admission.ts";
 export { bindingIssues } from "./binding-check.ts";
 export { canonicalJson, catalogHash } from "./hash.ts";
+export {
+  type BindingFor,
+  type FunctionsImport,
+  functionEntries,
+  importFunctions,
+  toolsFromFunctions,
+} from "./import-functions.ts";
 export { importMcp, importOpenApi, type McpImport, type OpenApiImport } from "./importers.ts";
 export {
   checkJsonSchema,

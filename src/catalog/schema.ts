@@ -135,35 +135,43 @@ export const sandboxBindingSchema = z
     message: "a sandbox binding needs exactly one of 'file' or 'code'",
   });
 
-export const httpBindingSchema = z.strictObject({
-  type: z.literal("http"),
-  method: z.enum(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]),
-  url: z
-    .string()
-    .min(1)
-    .meta({ description: "URL template; {param} is replaced by the URL-encoded argument" }),
-  query: z.record(z.string(), z.string()).optional().meta({ description: "Query parameter → template" }),
-  headers: z.record(z.string(), z.string()).optional().meta({
-    description:
-      "Header → template; {env.NAME} reads a secret from the environment variable NAME (through the API: only names in SWITCHBOARD_TOOL_SECRETS)",
-  }),
-  body: z.string().optional().meta({ description: "Name of the argument sent as the JSON body" }),
-  select: z.string().optional().meta({ description: "Dot path into the JSON response that is the output" }),
-  timeoutMs: z.number().int().positive().optional(),
-  map: outputMapSchema.optional(),
-  context: z
-    .strictObject({
-      read: contextKeysSchema
-        .optional()
-        .meta({ description: "Context keys {context.KEY} may name in query and header templates" }),
-      write: z
-        .record(contextKeySchema, z.string().min(1))
-        .optional()
-        .meta({ description: "Context key → dot path into the JSON response whose value it is set to" }),
-    })
-    .optional()
-    .meta({ description: "The session context this provider reads and changes" }),
-});
+export const httpBindingSchema = z
+  .strictObject({
+    type: z.literal("http"),
+    method: z.enum(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]),
+    url: z
+      .string()
+      .min(1)
+      .meta({ description: "URL template; {param} is replaced by the URL-encoded argument" }),
+    query: z.record(z.string(), z.string()).optional().meta({ description: "Query parameter → template" }),
+    headers: z.record(z.string(), z.string()).optional().meta({
+      description:
+        "Header → template; {env.NAME} reads a secret from the environment variable NAME (through the API: only names in SWITCHBOARD_TOOL_SECRETS)",
+    }),
+    body: z.string().optional().meta({ description: "Name of the argument sent as the JSON body" }),
+    bodyFrom: z.literal("arguments").optional().meta({
+      description:
+        'With "arguments": every argument the URL, query and headers do not use goes in one JSON object body (what most REST APIs take); not with `body`',
+    }),
+    select: z.string().optional().meta({ description: "Dot path into the JSON response that is the output" }),
+    timeoutMs: z.number().int().positive().optional(),
+    map: outputMapSchema.optional(),
+    context: z
+      .strictObject({
+        read: contextKeysSchema
+          .optional()
+          .meta({ description: "Context keys {context.KEY} may name in query and header templates" }),
+        write: z
+          .record(contextKeySchema, z.string().min(1))
+          .optional()
+          .meta({ description: "Context key → dot path into the JSON response whose value it is set to" }),
+      })
+      .optional()
+      .meta({ description: "The session context this provider reads and changes" }),
+  })
+  .refine((b) => b.body === undefined || b.bodyFrom === undefined, {
+    message: "an http binding takes 'body' (one argument) or 'bodyFrom' (all arguments), not both",
+  });
 
 export const mcpBindingSchema = z.strictObject({
   type: z.literal("mcp"),

@@ -176,6 +176,21 @@ test("the body argument goes out as JSON; JSON, text and empty answers are parse
   await assert.rejects(call(provider({ url: "/bad-json" }), {}), { code: "ERR_BAD_RESPONSE" });
 });
 
+test("bodyFrom arguments sends every argument the templates do not place as one JSON object", async () => {
+  const posted = await call(
+    provider({ method: "POST", url: "/echo/{id}", query: { v: "{version}" }, bodyFrom: "arguments" }),
+    { id: "7", version: 2, city: "Paris", nested: { days: [1, 2] } },
+  );
+  assert.equal(posted.rawPath, "/echo/7");
+  assert.deepEqual(posted.query, [["v", "2"]]);
+  assert.deepEqual(posted.body, { city: "Paris", nested: { days: [1, 2] } });
+  assert.equal(posted.contentType, "application/json");
+  const empty = await call(provider({ method: "POST", url: "/echo/{id}", bodyFrom: "arguments" }), {
+    id: "7",
+  });
+  assert.deepEqual(empty.body, {}, "an API that takes a body gets one even when nothing is left for it");
+});
+
 test("the binding's timeout ends a request that gets no answer, as a retryable ETIMEDOUT", async () => {
   await assert.rejects(
     call(provider({ url: "/slow", timeoutMs: 100 }), {}),

@@ -1,15 +1,20 @@
-// `switchboard catalog import openapi|mcp`: turns an OpenAPI 3 document, or the tools of an MCP stdio
-// server, into catalog tools; written atomically to --out, or printed on stdout.
+// `switchboard catalog import openapi|mcp|functions`: turns an OpenAPI 3 document, the tools of an MCP stdio
+// server, or OpenAI/Anthropic/BFCL function definitions into catalog tools; written atomically to --out, or
+// printed on stdout.
 import { resolve } from "node:path";
 import { z } from "zod";
-import { importMcp, importOpenApi, type Tool } from "../../catalog/index.ts";
+import { importFunctions, importMcp, importOpenApi, type Tool } from "../../catalog/index.ts";
 import { writeAtomic } from "../../store/index.ts";
 import { parseCommand } from "../args.ts";
 import { UsageError } from "../errors.ts";
 import { printJson } from "../output.ts";
 
-const flags = { out: { type: "string" }, json: { type: "boolean" } } as const;
-const options = z.object({ out: z.string().min(1).optional(), json: z.boolean().default(false) });
+const flags = { out: { type: "string" }, url: { type: "string" }, json: { type: "boolean" } } as const;
+const options = z.object({
+  out: z.string().min(1).optional(),
+  url: z.string().min(1).optional(),
+  json: z.boolean().default(false),
+});
 
 async function emit(imported: { tools: Tool[]; warnings: string[] }, out: string | undefined, json: boolean) {
   if (!json) for (const warning of imported.warnings) process.stderr.write(`warning: ${warning}\n`);
@@ -28,6 +33,8 @@ async function emit(imported: { tools: Tool[]; warnings: string[] }, out: string
 export async function importCommand(argv: string[]): Promise<number> {
   const [source, ...rest] = argv;
   const parsed = parseCommand(rest, flags, options);
+  if (parsed.options.url !== undefined && source !== "functions")
+    throw new UsageError("--url is for catalog import functions");
   if (source === "openapi") {
     const [spec, ...extra] = parsed.positionals;
     if (!spec || extra.length > 0 || parsed.rest.length > 0) {
@@ -44,5 +51,16 @@ export async function importCommand(argv: string[]): Promise<number> {
     }
     return emit(await importMcp(command, args), parsed.options.out, parsed.options.json);
   }
-  throw new UsageError(`unknown import source "${source ?? ""}"; use openapi or mcp`);
+  if (source === "functions") {
+    const [file, ...extra] = parsed.positionals;
+    if (!file || extra.length > 0 || parsed.rest.length > 0)
+      throw new UsageError("catalog import functions takes exactly one <file> of function definitions");
+    const url = parsed.options.url;
+    return emit(
+      await importFunctions(file, url === undefined ? {} : { url }),
+      parsed.options.out,
+      parsed.options.json,
+    );
+  }
+  throw new UsageError(`unknown import source "${source ?? ""}"; use openapi, mcp or functions`);
 }

@@ -10,16 +10,21 @@ Usage:
   switchboard catalog validate <file|dir> [--json]
   switchboard catalog import openapi <spec> [--out FILE] [--json]
   switchboard catalog import mcp [--out FILE] [--json] -- <command> [args...]
+  switchboard catalog import functions <file> [--url BASE] [--out FILE] [--json]
 
 validate   Checks every tool of a catalog (JSON or YAML file, or a folder of them) and reports every
            problem at once with its file, tool and field path. Exit 1 when there is any.
-import     Turns an OpenAPI 3 document, or the tools of an MCP stdio server, into catalog tools.
+import     Turns an OpenAPI 3 document, the tools of an MCP stdio server, or function definitions
+           (OpenAI Chat Completions or Responses tools, Anthropic tools, Gorilla/BFCL functions with
+           Python type names) into catalog tools. With --url BASE each function is bound to
+           POST BASE/<name> with its arguments as the JSON body; without, tools route but do not run.
 
 Examples:
   npx switchboard catalog validate catalog/
   npx switchboard catalog validate test/fixtures/metatool/catalog.json --json
   npx switchboard catalog import openapi test/fixtures/petstore.yaml --out petstore.json
   npx switchboard catalog import mcp --out fs.json -- npx my-mcp-server
+  npx switchboard catalog import functions tools.json --url https://api.example.com/fn --out fn.json
 `;
 
 const validateFlags = { json: { type: "boolean" } } as const;
@@ -50,7 +55,7 @@ async function validate(argv: string[]): Promise<number> {
 }
 
 export const command: Command = {
-  summary: "Validate a catalog, or import tools from an OpenAPI document or an MCP server",
+  summary: "Validate a catalog, or import tools from OpenAPI, an MCP server or function definitions",
   usage,
   async run(argv) {
     const [action, ...rest] = argv;
