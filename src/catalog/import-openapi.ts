@@ -1,14 +1,11 @@
 // Turns each operation of an OpenAPI 3 document into a catalog tool with an `http` binding. swagger-parser
 // reads JSON or YAML, validates the document and resolves its $refs; openapi-schema-to-json-schema turns
 // OpenAPI 3.0 schema objects (nullable, read-only fields, int32 formats) into JSON Schema.
-import { realpathSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { fromParameter, fromSchema } from "@openapi-contrib/openapi-schema-to-json-schema";
 import type { OpenAPIV3 } from "openapi-types";
 import { importedName } from "./admission.ts";
-import { isInside } from "./load.ts";
+import { parsers, sourcesOf } from "./openapi-sources.ts";
 import { withoutUnsafePatterns } from "./regex.ts";
 import { type HttpBinding, MAX_DESCRIPTION_CHARS, type Tool } from "./schema.ts";
 
@@ -292,49 +289,14 @@ function operationTool(
   return tool;
 }
 
-function realOrResolved(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return resolve(path);
-  }
-}
-
-/**
- * Where a document's `$ref`s may lead: a vendor's document is data, so a reference to /proc/self/environ, to
- * ../.env or to an internal URL must not be read into the catalog it makes. A local document reads files
- * inside its own folder only (after symlinks), a document at a URL only its own origin.
- */
-function referencesWithin(spec: string) {
-  if (/^https?:\/\//i.test(spec)) {
-    const origin = new URL(spec).origin;
-    return {
-      file: false,
-      http: { canRead: (file: { url: string }) => URL.parse(file.url)?.origin === origin },
-    } as const;
-  }
-  const root = realOrResolved(spec);
-  const folder = dirname(root);
-  return {
-    http: false,
-    file: {
-      canRead: (file: { url: string }) => {
-        if (/^[a-z][a-z0-9+.-]+:/i.test(file.url) && !file.url.startsWith("file:")) return false;
-        const path = file.url.startsWith("file:") ? fileURLToPath(file.url) : decodeURI(file.url);
-        const real = realOrResolved(path);
-        return real === root || isInside(folder, real);
-      },
-    },
-  } as const;
-}
-
 /** Reads an OpenAPI 3 document (file path or URL, JSON or YAML) and returns one tool per operation. */
 export async function importOpenApi(spec: string): Promise<OpenApiImport> {
   let document: { openapi?: string };
   try {
     document = (await SwaggerParser.validate(spec, {
       dereference: { circular: "ignore" },
-      resolve: referencesWithin(spec),
+      resolve: await sourcesOf(spec),
+      parse: parsers,
     })) as typeof document;
   } catch (error) {
     throw new Error(`cannot import ${spec}: ${(error as Error).message}`);

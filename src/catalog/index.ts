@@ -56,3 +56,4 @@ export {
   toolNameSchema,
   toolSchema,
 } from "./schema.ts";
+export { MAX_YAML_ALIASES, parseYaml, YamlError } from "./yaml.ts";

@@ -1,7 +1,6 @@
 // Reads a catalog (one JSON/YAML file, or a folder of them) and reports every problem at once.
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { dirname, extname, isAbsolute, join, relative, resolve } from "node:path";
-import { parse as parseYaml, YAMLParseError } from "yaml";
 import type { z } from "zod";
 import { reservedNameIssue } from "./admission.ts";
 import { bindingIssues } from "./binding-check.ts";
@@ -9,6 +8,7 @@ import { checkJsonSchema } from "./json-schema.ts";
 import { CatalogError, type CatalogProblem } from "./problem.ts";
 import { unsafePatternIssues } from "./regex.ts";
 import { TOOL_NAME_ADVICE, TOOL_NAME_PATTERN, type Tool, toolSchema } from "./schema.ts";
+import { parseYaml, YamlError } from "./yaml.ts";
 
 const CATALOG_EXTENSIONS = new Set([".json", ".yaml", ".yml"]);
 
@@ -35,17 +35,8 @@ function parseDocument(file: string, text: string): { value?: unknown; problem?:
     if (extname(file).toLowerCase() === ".json") return { value: JSON.parse(text) };
     return { value: parseYaml(text) };
   } catch (error) {
-    if (error instanceof YAMLParseError) {
-      const at = error.linePos?.[0];
-      return {
-        problem: {
-          severity: "error",
-          file,
-          path: "",
-          message: `YAML syntax error${at ? ` at line ${at.line}, column ${at.col}` : ""}: ${error.code}`,
-        },
-      };
-    }
+    if (error instanceof YamlError)
+      return { problem: { severity: "error", file, path: "", message: error.message } };
     return {
       problem: { severity: "error", file, path: "", message: `invalid JSON: ${(error as Error).message}` },
     };

@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
-import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { configFrom, openSwitchboard, type SynthesizeRequest } from "../../app/index.ts";
 import { BrowserSupervisor } from "../../browser/index.ts";
+import { parseYaml } from "../../catalog/index.ts";
 import { createLogger, readEnv } from "../../config/index.ts";
 import { createEgressPolicy } from "../../egress/index.ts";
 import { Sandbox, type SynthesisFailure, type SynthesisIssue, synthesize } from "../../synth/index.ts";

@@ -1,9 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { text as readAll } from "node:stream/consumers";
-import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { AppError, configFrom, openSwitchboard, type Switchboard, toolSchema } from "../../app/index.ts";
-import type { Tool } from "../../catalog/index.ts";
+import { parseYaml, type Tool } from "../../catalog/index.ts";
 import { createLogger, readEnv } from "../../config/index.ts";
 import { parseCommand } from "../args.ts";
 import { UsageError } from "../errors.ts";
