@@ -56,6 +56,9 @@ const CHROMIUM_ARGS = [
   // Every page connection goes through its call's proxy, which resolves names itself; a name Chromium
   // would resolve on its own (outside any proxy) resolves to nothing.
   "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+  // WebRTC sends its STUN/ICE and media as UDP datagrams, which no HTTP proxy carries: without this a page
+  // reaches any UDP port, internal ones included, around the call's proxy and its egress checks.
+  "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
 ];
 
 export class BrowserSupervisor {

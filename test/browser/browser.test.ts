@@ -2,6 +2,8 @@
 // real path: tool code in an isolate → ctx.browser → the supervisor's Chromium → the call's proxy → the
 // site. Loopback is allowed the way an operator allows it (the egress allowlist), per supervisor.
 import assert from "node:assert/strict";
+import { createSocket } from "node:dgram";
+import { once } from "node:events";
 import { readFile } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
 import { BrowserSupervisor, inspectPage } from "../../src/browser/index.ts";
@@ -190,6 +192,31 @@ describe("ctx.browser", () => {
       JSON.stringify(blocked),
     );
     assert.ok(sites.hits.includes("upgrade /ws"), "the listed WebSocket reached the site");
+  });
+
+  it("sends no UDP around the proxy: a page's WebRTC reaches no STUN server, loopback included", async (t) => {
+    const stun = createSocket("udp4");
+    let datagrams = 0;
+    stun.on("message", () => datagrams++);
+    stun.bind(0, "127.0.0.1");
+    await once(stun, "listening");
+    t.after(() => stun.close());
+    const value = await run(
+      "webrtc",
+      `async function webrtc(args, ctx) {
+        await ctx.browser.open(args.origin + "/webrtc?port=" + args.port);
+        await ctx.browser.waitFor("#done", { timeoutMs: 15000 });
+        const [mark] = await ctx.browser.extract("#done", { attrs: ["data-how", "data-candidates"] });
+        return { mark, blocked: await ctx.browser.blocked() };
+      }`,
+      { port: stun.address().port },
+      { timeoutMs: 30_000 },
+    );
+    // Gathering ends at once when Chromium may use no UDP; otherwise the page gives up waiting after a
+    // few seconds, long after the first binding request went out.
+    assert.equal(datagrams, 0, "no STUN datagram reached the socket");
+    const { attrs } = value.mark as { attrs: Record<string, string> };
+    assert.deepEqual(attrs, { "data-how": "complete", "data-candidates": "0" }, JSON.stringify(value));
   });
 
   it("answers a screenshot as PNG data, and refuses one over the size cap", async () => {
