@@ -12,8 +12,9 @@ const MAX_BATCH = 64;
 const CACHE_ENTRIES = 1024;
 
 function workerCount(requested: number | undefined): number {
-  // Each worker holds its own model copy and keeps one core busy; leave the other half to the event loop.
-  if (requested === undefined) return Math.max(1, Math.floor(availableParallelism() / 2));
+  // Each worker holds its own model copy (about 30 MB) and keeps one core busy while it has work. One per
+  // core: the event loop's share of a route is small next to the embedding (docs/performance.md, "Embedder").
+  if (requested === undefined) return availableParallelism();
   if (!Number.isInteger(requested) || requested < 1)
     throw new EmbedError(`workers must be a whole number of at least 1 (got ${requested})`);
   return requested;

@@ -10,7 +10,7 @@ export interface EmbedderOptions {
   kind: EmbedderKind;
   /** transformers only: a Hugging Face model id, or a local model folder (loaded with remote loading off). */
   model?: string;
-  /** Worker threads computing embeddings; default 1 (one model copy per worker). */
+  /** Worker threads computing embeddings; default one per core (one model copy per worker). */
   workers?: number;
 }
 

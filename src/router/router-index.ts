@@ -24,6 +24,12 @@ import { VectorStore } from "./vector-store.ts";
 
 export type RouterEmbedder = Pick<Embedder, "id" | "dimension" | "embed">;
 
+/**
+ * Texts per embedder call while indexing: a few of the embedder's batches, so that every worker gets some
+ * of each call while progress still moves often.
+ */
+const EMBED_CHUNK = 256;
+
 /** How much less a tool's single closest example counts than the mean of its two closest (see scoreByExamples). */
 const SINGLE_EXAMPLE_DISCOUNT = 0.05;
 
@@ -303,19 +309,32 @@ export class RouterIndex {
       this.files.deleteEntry(label);
       this.vectors.delete(label);
     }
-    // The size the embedder batches best (its raw throughput is measured with batches of 64).
-    const batch = 64;
-    for (let i = 0; i < missing.length; i += batch) {
-      const slice = missing.slice(i, i + batch);
-      const vectors = await this.indexEmbedder.embed(slice.map((m) => m.text));
-      slice.forEach((m, j) => {
-        const vector = vectors[j] as Float32Array;
+    // Identical texts (tools sharing a description) are embedded once. All chunks go to the embedder at
+    // once, so that its workers stay busy together; they are taken in order, so labels do not depend on
+    // which worker finished first.
+    const texts = [...new Set(missing.map((m) => m.text))];
+    const chunks: Promise<Float32Array[]>[] = [];
+    for (let i = 0; i < texts.length; i += EMBED_CHUNK)
+      chunks.push(this.indexEmbedder.embed(texts.slice(i, i + EMBED_CHUNK)));
+    // Awaited one by one below; a failure is reported there, not as an unhandled rejection of a later chunk.
+    for (const chunk of chunks) chunk.catch(() => {});
+    const vectorOf = new Map<string, Float32Array>();
+    let next = 0;
+    for (const [c, chunk] of chunks.entries()) {
+      const vectors = await chunk;
+      vectors.forEach((vector, j) => {
+        vectorOf.set(texts[c * EMBED_CHUNK + j] as string, vector);
+      });
+      // Entries are added as soon as their text's vector is in, in their order.
+      for (; next < missing.length && vectorOf.has((missing[next] as Entry).text); next++) {
+        const m = missing[next] as Entry;
+        const vector = vectorOf.get(m.text) as Float32Array;
         const label = this.files.nextLabel++;
         this.dense.add(label, vector);
         this.files.setEntry(label, m);
         this.vectors.set(label, vector);
-      });
-      onProgress?.(Math.min(i + batch, missing.length), missing.length);
+      }
+      onProgress?.(next, missing.length);
     }
     if (scope === undefined)
       for (const label of this.files.entries.keys())

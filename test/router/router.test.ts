@@ -350,3 +350,26 @@ test("a route runs BM25 while the embedder works, and an embedding failure reach
   await assert.rejects(failing, /the model crashed/);
   await router.close();
 });
+
+test("an index build embeds each distinct text once, and every entry gets its text's vector", async () => {
+  const embedded: string[] = [];
+  const counting = {
+    id: embedder.id,
+    dimension: embedder.dimension,
+    async embed(texts: string[]) {
+      embedded.push(...texts);
+      return embedder.embed(texts);
+    },
+  };
+  // Two tools share an example: one text, two entries.
+  const shared = "convert this amount for me";
+  const tools = catalog.map((tool, index) => (index < 2 ? { ...tool, examples: [shared] } : tool));
+  const router = await Router.open({ tools, store: freshStore(), embedder, indexEmbedder: counting });
+  assert.equal(embedded.filter((text) => text === shared).length, 1);
+  assert.equal(new Set(embedded).size, embedded.length);
+  assert.ok(
+    router.report.entries > embedded.length,
+    `${router.report.entries} entries, ${embedded.length} texts`,
+  );
+  await router.close();
+});

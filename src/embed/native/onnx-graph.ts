@@ -26,6 +26,7 @@ message NodeProto {
   string name = 3;
   string op_type = 4;
   repeated AttributeProto attribute = 5;
+  string domain = 7;
 }
 message AttributeProto {
   string name = 1;
@@ -47,7 +48,10 @@ message TensorShapeProto {
 `;
 
 export const ONNX_FLOAT = 1;
+export const ONNX_INT32 = 6;
 export const ONNX_INT64 = 7;
+/** ONNX Runtime's own operators (fused attention among them), beside the standard ones. */
+export const MICROSOFT = "com.microsoft";
 const ATTRIBUTE_FLOAT = 1;
 const ATTRIBUTE_INT = 2;
 const ATTRIBUTE_INTS = 7;
@@ -60,6 +64,7 @@ export class OnnxGraph {
   private readonly initializers: object[] = [];
   private readonly inputs: object[] = [];
   private readonly outputs: object[] = [];
+  private readonly initializerNames = new Set<string>();
   private counter = 0;
 
   input(name: string, elemType: number, dims: (string | number)[]): string {
@@ -71,13 +76,18 @@ export class OnnxGraph {
     this.outputs.push(valueInfo(name, elemType, dims));
   }
 
+  /** Constants are named by their meaning, so one asked for twice is the same initializer. */
   floats(name: string, dims: number[], values: Float32Array): string {
+    if (this.initializerNames.has(name)) return name;
+    this.initializerNames.add(name);
     const rawData = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
     this.initializers.push({ name, dims, dataType: ONNX_FLOAT, rawData });
     return name;
   }
 
   ints(name: string, values: number[]): string {
+    if (this.initializerNames.has(name)) return name;
+    this.initializerNames.add(name);
     const data = BigInt64Array.from(values.map((value) => BigInt(value)));
     this.initializers.push({
       name,
@@ -103,6 +113,14 @@ export class OnnxGraph {
     return name;
   }
 
+  /** A node of ONNX Runtime's com.microsoft domain. */
+  contrib(opType: string, inputs: string[], attributes: Record<string, Attribute> = {}): string {
+    const name = `${opType.toLowerCase()}_${this.counter++}`;
+    const attribute = encodeAttributes(attributes);
+    this.nodes.push({ opType, name, domain: MICROSOFT, input: inputs, output: [name], attribute });
+    return name;
+  }
+
   /** A node with several outputs (Split). */
   multi(
     opType: string,
@@ -121,7 +139,10 @@ export class OnnxGraph {
     const model = {
       irVersion: 8,
       producerName: "switchboard",
-      opsetImport: [{ domain: "", version: opset }],
+      opsetImport: [
+        { domain: "", version: opset },
+        { domain: MICROSOFT, version: 1 },
+      ],
       graph: {
         name,
         node: this.nodes,

@@ -5,10 +5,12 @@
 //   per layer: x += attention(layer_norm(x)) [+ dense residual in layer 0, where width goes 256 → 512]
 //              x += mask · ffn(layer_norm(x))
 //   output = tanh(dense(mean of x over the real tokens))
-// Every size and constant is read from the weights, not assumed; a missing weight fails the load (the caller
-// then falls back to tfjs).
+// Tokens are kept as rows of one [batch·tokens, width] matrix, so that each dense layer is one GEMM with its
+// bias, and attention is ONNX Runtime's fused MultiHeadAttention (its default scale, 1/√head width, is the
+// one the tfjs graph multiplies queries by; checked below). Every size and constant is read from the weights;
+// a missing or different one fails the load, and the caller then falls back to tfjs.
 import { EmbedError } from "../errors.ts";
-import { ONNX_FLOAT, ONNX_INT64, OnnxGraph } from "./onnx-graph.ts";
+import { ONNX_FLOAT, ONNX_INT32, ONNX_INT64, OnnxGraph } from "./onnx-graph.ts";
 import type { Weight } from "./tfjs-weights.ts";
 
 const ENCODE = "Encode";
@@ -31,7 +33,6 @@ export function buildUseLiteGraph(tfjsWeights: Map<string, Weight>): UseLiteGrap
       throw new EmbedError(`USE-lite weights have no "${name}": not the model layout this converter knows`);
     return found;
   };
-  const floats = (name: string) => weight(name).values as Float32Array;
   const scalar = (name: string) => weight(name).values[0] as number;
 
   const g = new OnnxGraph();
@@ -40,9 +41,6 @@ export function buildUseLiteGraph(tfjsWeights: Map<string, Weight>): UseLiteGrap
   const maxTokens = scalar("ClipToMaxLength/Less/y");
   const epsilon = scalar(
     `${ENCODE}/TransformerStack/Layer_1/TransformerLayer/FFN/layer_prepostprocess/layer_norm/Cast/x`,
-  );
-  const ignorePadding = scalar(
-    `${ENCODE}/TransformerStack/Layer_1/TransformerLayer/MultiheadAttention/DotProductAttention/attention_bias_ignore_padding/mul/y`,
   );
   const heads = scalar(
     `${ENCODE}/TransformerStack/Layer_1/TransformerLayer/MultiheadAttention/split_heads/split_last_dimension/Reshape/shape/2`,
@@ -53,22 +51,28 @@ export function buildUseLiteGraph(tfjsWeights: Map<string, Weight>): UseLiteGrap
     return g.floats(name, dims ?? shape, values as Float32Array);
   };
   const dense = (input: string, kernel: string, bias: string, kernelDims?: number[]) =>
-    g.node("Add", [g.node("MatMul", [input, param(kernel, kernelDims)]), param(bias)]);
+    g.node("Gemm", [input, param(kernel, kernelDims), param(bias)]);
 
-  const maskColumn = g.node("Unsqueeze", [mask, g.ints("axis_last", [-1])]);
-  const notPadding = g.node("Sub", [g.scalar("one", 1), mask]);
-  const paddingBias = g.node("Unsqueeze", [
-    g.node("Mul", [notPadding, g.scalar("ignore_padding", ignorePadding)]),
-    g.ints("axes_heads_queries", [1, 2]),
-  ]);
+  // Shapes: rows = batch·tokens. The mask as a column of rows, and as MultiHeadAttention's key padding mask.
+  const batchAndTokens = g.node("Shape", [ids]);
+  const asRows = g.ints("as_rows", [-1]);
+  const rowMask = g.node("Reshape", [mask, g.ints("as_column", [-1, 1])]);
+  const keyPadding = g.node("Cast", [mask], { to: ONNX_INT32 });
+  const toSequences = (rows: string, width: number) =>
+    g.node("Reshape", [
+      rows,
+      g.node("Concat", [batchAndTokens, g.ints(`width_${width}`, [width])], { axis: 0 }),
+    ]);
 
   // Token embeddings plus the sinusoid timing signal of each position.
   const embeddings = weight("module/Embeddings_en");
-  const embedded = g.node("Gather", [param("module/Embeddings_en"), ids], { axis: 0 });
-  const inverseTimescales = floats(
-    `${ENCODE}/TransformerStack/Layer_0/AddTimingSignal/TimingSignal/ExpandDims_1`,
-  );
   const width = embeddings.shape[1] as number;
+  const embedded = g.node("Gather", [param("module/Embeddings_en"), g.node("Reshape", [ids, asRows])], {
+    axis: 0,
+  });
+  const inverseTimescales = weight(
+    `${ENCODE}/TransformerStack/Layer_0/AddTimingSignal/TimingSignal/ExpandDims_1`,
+  ).values as Float32Array;
   if (inverseTimescales.length * 2 !== width)
     throw new EmbedError(
       `USE-lite timing signal has ${inverseTimescales.length * 2} channels, embeddings ${width}`,
@@ -87,7 +91,9 @@ export function buildUseLiteGraph(tfjsWeights: Map<string, Weight>): UseLiteGrap
     tokenCount,
     g.ints("axis_0", [0]),
   ]);
-  let x = g.node("Mul", [g.node("Add", [g.node("Add", [embedded, embedded]), positions]), maskColumn]);
+  // [batch, tokens, width] + [tokens, width] broadcasts the positions over the batch; then back to rows.
+  const withTiming = g.node("Add", [toSequences(g.node("Add", [embedded, embedded]), width), positions]);
+  let x = g.node("Mul", [g.node("Reshape", [withTiming, g.ints("as_rows_of_width", [-1, width])]), rowMask]);
 
   for (
     let layer = 0;
@@ -109,45 +115,31 @@ export function buildUseLiteGraph(tfjsWeights: Map<string, Weight>): UseLiteGrap
         { axis: -1, epsilon: { float: epsilon } },
       );
 
-    // Self-attention over the real tokens (padding gets a large negative bias).
+    // Self-attention over the real tokens.
     const normed = layerNorm(x, `${own}/layer_prepostprocess/layer_norm`);
-    const qkvKernel = weight(`${own}/MultiheadAttention/qkv_transform_single/kernel/part_0`).shape;
-    const [inWidth, qkvWidth] = qkvKernel.slice(2) as [number, number];
+    const qkvKernel = `${own}/MultiheadAttention/qkv_transform_single/kernel/part_0`;
+    const [inWidth, qkvWidth] = weight(qkvKernel).shape.slice(2) as [number, number];
     const qkv = dense(
       normed,
-      `${own}/MultiheadAttention/qkv_transform_single/kernel/part_0`,
+      qkvKernel,
       `${own}/MultiheadAttention/qkv_transform_single/bias/ConcatPartitions/concat`,
       [inWidth, qkvWidth],
     );
     const splits = Array.from(weight(`${stack}/MultiheadAttention/Const`).values);
-    const [q, k, v] = g.multi("Split", [qkv, g.ints(`split_${layer}`, splits)], 3, { axis: -1 }) as [
-      string,
-      string,
-      string,
-    ];
     const headWidth = (splits[0] as number) / heads;
-    const toHeads = g.ints(`heads_${layer}`, [0, 0, heads, headWidth]);
-    const queries = g.node("Mul", [
-      g.node("Transpose", [g.node("Reshape", [q, toHeads])], { perm: [0, 2, 1, 3] }),
-      g.scalar(`query_scale_${layer}`, scalar(`${stack}/MultiheadAttention/mul/y`)),
-    ]);
-    const keys = g.node("Transpose", [g.node("Reshape", [k, toHeads])], { perm: [0, 2, 3, 1] });
-    const values = g.node("Transpose", [g.node("Reshape", [v, toHeads])], { perm: [0, 2, 1, 3] });
-    const scores = g.node("Softmax", [g.node("Add", [g.node("MatMul", [queries, keys]), paddingBias])], {
-      axis: -1,
-    });
-    const context = g.node("Reshape", [
-      g.node("Transpose", [g.node("MatMul", [scores, values])], { perm: [0, 2, 1, 3] }),
-      g.ints(`merge_${layer}`, [0, 0, splits[2] as number]),
-    ]);
-    const outKernel = weight(`${own}/MultiheadAttention/output_transform_single/kernel/part_0`).shape.slice(
-      2,
-    );
+    const queryScale = scalar(`${stack}/MultiheadAttention/mul/y`);
+    if (Math.abs(queryScale * Math.sqrt(headWidth) - 1) > 1e-6)
+      throw new EmbedError(`USE-lite layer ${layer} scales queries by ${queryScale}, not 1/√${headWidth}`);
+    const [q, k, v] = g
+      .multi("Split", [qkv, g.ints(`split_${layer}`, splits)], 3, { axis: -1 })
+      .map((part, index) => toSequences(part, splits[index] as number)) as [string, string, string];
+    const context = g.contrib("MultiHeadAttention", [q, k, v, "", keyPadding], { num_heads: heads });
+    const outKernel = `${own}/MultiheadAttention/output_transform_single/kernel/part_0`;
     const attended = dense(
-      context,
-      `${own}/MultiheadAttention/output_transform_single/kernel/part_0`,
-      `${own}/MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat`,
+      g.node("Reshape", [context, g.ints(`rows_${layer}`, [-1, splits[2] as number])]),
       outKernel,
+      `${own}/MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat`,
+      weight(outKernel).shape.slice(2),
     );
     // Where the layer changes width, the residual goes through a dense projection (applied to real tokens only).
     const residual = weights.has(`${own}/dense/kernel/ConcatPartitions/concat`)
@@ -157,7 +149,7 @@ export function buildUseLiteGraph(tfjsWeights: Map<string, Weight>): UseLiteGrap
             `${own}/dense/kernel/ConcatPartitions/concat`,
             `${own}/dense/bias/ConcatPartitions/concat`,
           ),
-          maskColumn,
+          rowMask,
         ])
       : x;
     x = g.node("Add", [attended, residual]);
@@ -172,19 +164,24 @@ export function buildUseLiteGraph(tfjsWeights: Map<string, Weight>): UseLiteGrap
       `${stack}/FFN/conv2/Tensordot/Reshape_1`,
       `${own}/FFN/conv2/bias/ConcatPartitions/concat`,
     );
-    x = g.node("Add", [g.node("Mul", [ffnOut, maskColumn]), x]);
+    x = g.node("Add", [g.node("Mul", [ffnOut, rowMask]), x]);
   }
 
   // Mean over the real tokens (at least one, as tfjs divides by max(count, 1)), then the tanh layer.
-  const summed = g.node("ReduceSum", [g.node("Mul", [x, maskColumn]), g.ints("axis_tokens", [1])], {
-    keepdims: 0,
-  });
+  const hiddenWeights = weight("module/Encoder_en/hidden_layers/tanh_layer_0/weights");
+  const modelWidth = hiddenWeights.shape[0] as number;
+  const summed = g.node(
+    "ReduceSum",
+    [toSequences(g.node("Mul", [x, rowMask]), modelWidth), g.ints("axis_tokens", [1])],
+    {
+      keepdims: 0,
+    },
+  );
   const count = g.node("Max", [
     g.node("ReduceSum", [mask, g.ints("axis_tokens_count", [1])], { keepdims: 1 }),
     g.scalar("at_least_one", 1),
   ]);
   const pooled = g.node("Div", [summed, count]);
-  const hiddenWeights = weight("module/Encoder_en/hidden_layers/tanh_layer_0/weights");
   g.node(
     "Tanh",
     [
