@@ -2,13 +2,17 @@
 // Starts the real service (bundled catalog, temporary data folder) and drives /v1/route and /v1/execute
 // with autocannon at 32 connections, each for --duration seconds after a short warm-up. Prints JSON:
 // throughput, p50, p99, errors, and resident memory after warm-up and after the run.
+// First, uncached routes: every query distinct (the bundled eval queries, each with its own request number),
+// so each one is embedded, for --uncached-duration seconds; against the embedder's batched rate measured
+// in this run just before the service starts, with the worker count the service uses.
 import { spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { createEmbedder } from "../src/embed/index.ts";
 import { ROUTE_QUERIES } from "./route-queries.ts";
 
 interface CannonResult {
@@ -30,6 +34,7 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const { values } = parseArgs({
   options: {
     duration: { type: "string", default: "120" },
+    "uncached-duration": { type: "string", default: "30" },
     tool: { type: "string", default: "calculate" },
     args: { type: "string", default: '{"expression":"(17 + 25) * 3 / 2"}' },
   },
@@ -38,6 +43,36 @@ const duration = Number(values.duration);
 if (!Number.isFinite(duration) || duration <= 0)
   throw new Error("--duration must be a positive number of seconds");
 const toolArgs = JSON.parse(values.args) as Record<string, unknown>;
+const uncachedDuration = Number(values["uncached-duration"]);
+if (!Number.isFinite(uncachedDuration) || uncachedDuration <= 0)
+  throw new Error("--uncached-duration must be a positive number of seconds");
+
+/** Queries that never repeat: the bundled eval queries in turn, each with a request number of its own. */
+async function distinctQueries(): Promise<() => string> {
+  const lines = (await readFile(join(ROOT, "catalog/eval/queries.jsonl"), "utf8")).trim().split("\n");
+  const queries = lines.map((line) => (JSON.parse(line) as { query: string }).query);
+  let serial = 0;
+  return () => {
+    serial++;
+    return `${queries[serial % queries.length]} (request ${serial})`;
+  };
+}
+
+/** Texts per second of the service's embedder on large calls, its workers all busy. */
+async function embedderBatchedRate(): Promise<{ runtime: string; workers: number; textsPerSecond: number }> {
+  const next = await distinctQueries();
+  const embedder = await createEmbedder({ kind: "use-lite" });
+  try {
+    await embedder.embed(Array.from({ length: 64 }, () => `warm-up ${next()}`));
+    const texts = Array.from({ length: 1024 }, () => `batched ${next()}`);
+    const start = performance.now();
+    await embedder.embed(texts);
+    const textsPerSecond = Math.round(texts.length / ((performance.now() - start) / 1000));
+    return { runtime: embedder.runtime, workers: availableParallelism(), textsPerSecond };
+  } finally {
+    await embedder.close();
+  }
+}
 
 async function startService(data: string): Promise<{ url: string; stop(): Promise<void> }> {
   const child = spawn(
@@ -123,6 +158,7 @@ function summary(result: CannonResult) {
   };
 }
 
+const embedderRate = await embedderBatchedRate();
 const data = await mkdtemp(join(tmpdir(), "switchboard-bench-"));
 const service = await startService(data);
 try {
@@ -136,6 +172,25 @@ try {
     throw new Error(`the execute probe did not complete: ${JSON.stringify(probeBody)}`);
   // Latency tails depend on what else the machine runs: the load average puts the figures in context.
   const loadBefore = loadavg()[0] ?? 0;
+  const nextQuery = await distinctQueries();
+  const uncached = summary(
+    await autocannon({
+      url: service.url,
+      connections: CONNECTIONS,
+      duration: uncachedDuration,
+      headers: { "content-type": "application/json" },
+      requests: [
+        {
+          method: "POST",
+          path: "/v1/route",
+          setupRequest: (request: object) => ({
+            ...request,
+            body: JSON.stringify({ query: `uncached ${nextQuery()}`, topK: 5 }),
+          }),
+        },
+      ],
+    }),
+  );
   const atStart = await memory(service.url);
   await load(service.url, "/v1/route", WARMUP_SECONDS);
   await load(service.url, "/v1/execute", WARMUP_SECONDS);
@@ -159,6 +214,14 @@ try {
           loadAverage1mAfter: Number((loadavg()[0] ?? 0).toFixed(2)),
         },
         connections: CONNECTIONS,
+        embedder: embedderRate,
+        uncachedRoute: {
+          durationSeconds: uncachedDuration,
+          ...uncached,
+          overEmbedderBatchedRate: Number(
+            (uncached.requestsPerSecond / embedderRate.textsPerSecond).toFixed(2),
+          ),
+        },
         durationSecondsPerEndpoint: duration,
         executeTool: values.tool,
         route,
@@ -173,6 +236,8 @@ try {
         targets: {
           zeroErrors: route.errors === 0 && execute.errors === 0,
           p99Within3xP50: route.p99OverP50 <= 3 && execute.p99OverP50 <= 3,
+          uncachedRouteAtLeast08xEmbedder: uncached.requestsPerSecond >= 0.8 * embedderRate.textsPerSecond,
+          uncachedRouteP99Within3xP50: uncached.p99OverP50 <= 3,
         },
       },
       null,
