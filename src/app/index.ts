@@ -18,6 +18,13 @@ export {
 export type { ContextSaved } from "./context.ts";
 export type { FeedbackOutcome, Voter } from "./feedback-gate.ts";
 export { formatDefinition, providerToolName, strictSchema } from "./formats.ts";
+export { callMatches, callsMatch, type MadeCall } from "./function-eval/ast-match.ts";
+export {
+  type CategoryReport,
+  evaluateFunctions,
+  type FunctionEvalReport,
+  type QuestionOutcome,
+} from "./function-eval/run.ts";
 export { type BreakerReading, Metrics, providerLabel } from "./metrics.ts";
 export {
   type DefinitionFormat,

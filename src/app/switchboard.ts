@@ -383,7 +383,7 @@ export async function openSwitchboard(
     );
     if (!scoped) throw new Error("the dispatcher returned no result");
     const result = { ...scoped, id };
-    steps.push({ step: "execute", result });
+    steps.push({ step: "execute", tool: tool.name, arguments: args, result });
     return {
       status: result.status === "completed" ? ("completed" as const) : ("failed" as const),
       tool: tool.name,

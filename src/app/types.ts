@@ -50,7 +50,7 @@ export type Step =
   | { step: "arguments"; tool: string; filled: FilledValue[]; llmProblem?: string }
   | { step: "split"; intents: string[] }
   | { step: "validate"; tool: string; ok: boolean; issues?: SchemaIssue[]; inputSchema?: unknown }
-  | { step: "execute"; result: CallResult }
+  | { step: "execute"; tool: string; arguments: Record<string, unknown>; result: CallResult }
   | { step: "synthesize"; ok: true; tool: string; rounds: number }
   | { step: "synthesize"; ok: false; stage: SynthesisStage; errors: SynthesisIssue[] }
   | { step: "register"; tool: string; version: number }

@@ -15,6 +15,7 @@ const commands: Record<string, () => Promise<{ command: Command }>> = {
   route: () => import("./commands/route.ts"),
   eval: () => import("./commands/eval.ts"),
   "eval-requests": () => import("./commands/eval-requests.ts"),
+  "eval-functions": () => import("./commands/eval-functions.ts"),
   calibrate: () => import("./commands/calibrate.ts"),
   feedback: () => import("./commands/feedback.ts"),
   tools: () => import("./commands/tools.ts"),
