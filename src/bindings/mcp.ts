@@ -1,6 +1,8 @@
-// The provider behind an `mcp` binding: one SDK client per server (stdio command+args, or Streamable HTTP
-// url), shared by every tool of that server and kept open between calls; a server that goes away is
-// reconnected on the next call. `isError` results become errors. closeMcpClients() ends them all.
+// The provider behind an `mcp` binding: one SDK client per server and configuration (stdio command+args with
+// their environment, or Streamable HTTP url with its headers, and who wrote the tool), shared by every tool
+// that configures the server alike and kept open between calls; a server that goes away is reconnected on
+// the next call. `isError` results become errors. closeMcpClients() ends them all.
+import { createHash } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -41,12 +43,26 @@ function filled(
   );
 }
 
+/**
+ * The pool key: the server with everything its client was configured with, and by whom. A client carries
+ * the headers (credentials) or the server process the environment its first tool gave it, so a tool that
+ * names the same server with other values, or is trusted less (written through the API, not the operator's
+ * catalog), must never get it. Hashed so the pool holds no secret in clear.
+ */
+function clientKey(server: string, grants: Grants, configured: Record<string, string>): string {
+  const trust = grants === OPERATOR_GRANTS ? "operator" : "api";
+  const entries = Object.entries(configured).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return createHash("sha256")
+    .update(JSON.stringify([trust, server, entries]))
+    .digest("hex");
+}
+
 export interface McpDeps {
   egress?: EgressPolicy;
   grants?: Grants;
 }
 
-function connect(key: string, binding: McpBinding, tool: string, deps: McpDeps): Promise<Client> {
+function connect(server: string, binding: McpBinding, tool: string, deps: McpDeps): Promise<Client> {
   const grants = deps.grants ?? OPERATOR_GRANTS;
   // Checked before the pool: a server an operator's tool started is not lent to a tool that may not start it.
   if (
@@ -58,6 +74,8 @@ function connect(key: string, binding: McpBinding, tool: string, deps: McpDeps):
       "ERR_COMMAND_NOT_ALLOWED",
       `tool ${tool}: "${binding.command}" is not an MCP server command the operator allowed (SWITCHBOARD_MCP_COMMANDS)`,
     );
+  const configured = filled(binding.url !== undefined ? binding.headers : binding.env, tool, grants);
+  const key = clientKey(server, grants, configured);
   const pooled = pool.get(key);
   if (pooled) return pooled;
   const client = new Client({ name: "switchboard", version: "0.1.0" });
@@ -65,13 +83,13 @@ function connect(key: string, binding: McpBinding, tool: string, deps: McpDeps):
   const transport =
     binding.url !== undefined
       ? new StreamableHTTPClientTransport(new URL(binding.url), {
-          requestInit: { headers: filled(binding.headers, tool, grants) },
+          requestInit: { headers: configured },
           fetch: (deps.egress ?? publicOnly()).fetch,
         })
       : new StdioClientTransport({
           command: binding.command as string,
           args: binding.args ?? [],
-          env: { ...getDefaultEnvironment(), ...filled(binding.env, tool, grants) },
+          env: { ...getDefaultEnvironment(), ...configured },
           stderr: "inherit",
         });
   const connecting = client.connect(transport).then(() => client);

@@ -12,7 +12,7 @@ import { importMcp } from "../../src/catalog/index.ts";
 const run = promisify(execFile);
 const cli = join(import.meta.dirname, "../../bin/switchboard.js");
 const standIn = join(import.meta.dirname, "../fixtures/mcp-stand-in-server.ts");
-const TOOL_NAMES = ["echo", "add", "fail", "wait", "visit", "whoami", "read_token"];
+const TOOL_NAMES = ["echo", "add", "fail", "wait", "visit", "whoami", "read_token", "read_authorization"];
 
 test("the stand-in server really pages its tools/list when asked to", async () => {
   const client = new Client({ name: "test", version: "1.0.0" });
