@@ -3,6 +3,7 @@
 // or option gets the same one-sentence error as a bad variable.
 import { z } from "zod";
 import { BUNDLED_CATALOG, ConfigError, type Env } from "../config/index.ts";
+import { parseRule } from "../egress/index.ts";
 import { EMBEDDER_KINDS } from "../embed/index.ts";
 
 export const switchboardConfigSchema = z.strictObject({
@@ -62,6 +63,7 @@ export function configFrom(env: Env, overrides: ConfigOverrides = {}): Switchboa
           ...(env.SWITCHBOARD_LLM_API_KEY ? { apiKey: env.SWITCHBOARD_LLM_API_KEY } : {}),
         }
       : undefined;
+  egressRuleProblem(env.SWITCHBOARD_EGRESS_ALLOW);
   if (env.SWITCHBOARD_LLM_BASE_URL && !env.SWITCHBOARD_LLM_MODEL)
     throw new ConfigError("SWITCHBOARD_LLM_BASE_URL is set but SWITCHBOARD_LLM_MODEL is not: name the model");
   return parseConfig({
@@ -84,4 +86,18 @@ export function configFrom(env: Env, overrides: ConfigOverrides = {}): Switchboa
     ...(env.SWITCHBOARD_DATABASE_URL ? { database: env.SWITCHBOARD_DATABASE_URL } : {}),
     ...(env.SWITCHBOARD_REDIS_URL ? { redis: env.SWITCHBOARD_REDIS_URL } : {}),
   });
+}
+
+/** The allowlist is egress's grammar: checked here, where configuration meets the subsystems, so config stays a leaf. */
+function egressRuleProblem(entries: string[]): void {
+  const problems: string[] = [];
+  for (const entry of entries) {
+    try {
+      parseRule(entry);
+    } catch (error) {
+      problems.push(`SWITCHBOARD_EGRESS_ALLOW: ${(error as Error).message}`);
+    }
+  }
+  if (problems.length > 0)
+    throw new ConfigError(`bad configuration in the environment:\n  ${problems.join("\n  ")}`);
 }

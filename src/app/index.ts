@@ -1,4 +1,8 @@
 export { inspectRequestSchema } from "../browser/index.ts";
+// The service's rate limit keeps its counts in the Redis the replicas share.
+export { connectRedis, startRedis } from "../hot-state/index.ts";
+export { evaluate, type Judged, readQueryLines } from "../router/index.ts";
+export type { SynthesisFailure, SynthesisIssue } from "../synth/index.ts";
 export {
   type CatalogIndex,
   type IndexOptions,
@@ -68,6 +72,7 @@ export {
   summarise,
   type Verdict,
 } from "./route-and-execute/evaluate.ts";
+export { checkTool, inspectUrl, type StandaloneOptions } from "./standalone.ts";
 export { type OpenOptions, openSwitchboard } from "./switchboard.ts";
 export {
   AppError,

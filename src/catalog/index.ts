@@ -57,3 +57,4 @@ export {
   toolSchema,
 } from "./schema.ts";
 export { MAX_YAML_ALIASES, parseYaml, YamlError } from "./yaml.ts";
+export { writeCatalogFile } from "./write.ts";

@@ -1,9 +1,9 @@
 // The --catalog/--data/--embedder/--model/--json options of the commands that work on a catalog's index
 // (index, route, eval, calibrate, feedback), defaulting from the environment like `serve` and `mcp`.
 import { z } from "zod";
-import { configFrom, type SwitchboardOptions } from "../app/index.ts";
-import { readEnv } from "../config/index.ts";
-import { EMBEDDER_KINDS, type EmbedderKind } from "../embed/index.ts";
+import type { SwitchboardOptions } from "../app/index.ts";
+import { type Env, envSchema, readEnv } from "../config/index.ts";
+import { loadApp } from "./load.ts";
 
 export const catalogFlags = {
   catalog: { type: "string" },
@@ -15,14 +15,15 @@ export const catalogFlags = {
 
 export function catalogCommandOptions() {
   const env = readEnv();
+  const kinds: readonly string[] = envSchema.shape.SWITCHBOARD_EMBEDDER.unwrap().options;
   return z.object({
     catalog: z.string().min(1).default(env.SWITCHBOARD_CATALOG),
     data: z.string().min(1).default(env.SWITCHBOARD_DATA),
     embedder: z
       .string()
       .default(env.SWITCHBOARD_EMBEDDER)
-      .refine((k): k is EmbedderKind => (EMBEDDER_KINDS as readonly string[]).includes(k), {
-        message: `unknown embedder; use ${EMBEDDER_KINDS.join(" or ")}`,
+      .refine((k): k is Env["SWITCHBOARD_EMBEDDER"] => kinds.includes(k), {
+        message: `unknown embedder; use ${kinds.join(" or ")}`,
       }),
     model: z.string().min(1).optional(),
     json: z.boolean().default(false),
@@ -33,12 +34,13 @@ export function catalogCommandOptions() {
  * The Switchboard configuration these options name (SWITCHBOARD_MODEL and SWITCHBOARD_DATABASE_URL as
  * `serve` reads them), so the command opens the index the service uses, in the store it uses.
  */
-export function indexConfig(options: {
+export async function indexConfig(options: {
   catalog: string;
   data: string;
-  embedder: EmbedderKind;
+  embedder: Env["SWITCHBOARD_EMBEDDER"];
   model?: string | undefined;
-}): SwitchboardOptions {
+}): Promise<SwitchboardOptions> {
+  const { configFrom } = await loadApp();
   const env = readEnv();
   const model = options.model ?? env.SWITCHBOARD_MODEL;
   return {

@@ -1,37 +1,75 @@
-// The `switchboard` CLI: a thin layer that parses flags and calls the same library functions as the
-// HTTP and MCP servers. Each subcommand lives in commands/<name>.ts and is loaded only when used, so
-// `switchboard catalog validate` does not pay for loading the embedding model.
+// The `switchboard` CLI: a thin layer that parses flags and calls the composition root (src/app), the same
+// one the HTTP and MCP servers use. Each subcommand lives in commands/<name>.ts and is loaded only when it
+// runs; the table below holds what `--help` prints, so help and usage errors load nothing heavy.
 import { UsageError } from "./errors.ts";
 
 export interface Command {
-  summary: string;
   usage: string;
   run(argv: string[]): Promise<number>;
 }
 
-const commands: Record<string, () => Promise<{ command: Command }>> = {
-  catalog: () => import("./commands/catalog.ts"),
-  index: () => import("./commands/index-catalog.ts"),
-  route: () => import("./commands/route.ts"),
-  eval: () => import("./commands/eval.ts"),
-  "eval-requests": () => import("./commands/eval-requests.ts"),
-  "eval-functions": () => import("./commands/eval-functions.ts"),
-  calibrate: () => import("./commands/calibrate.ts"),
-  feedback: () => import("./commands/feedback.ts"),
-  tools: () => import("./commands/tools.ts"),
-  exec: () => import("./commands/exec.ts"),
-  synth: () => import("./commands/synth.ts"),
-  inspect: () => import("./commands/inspect.ts"),
-  serve: () => import("./commands/serve.ts"),
-  mcp: () => import("./commands/mcp.ts"),
+interface Entry {
+  summary: string;
+  load(): Promise<{ command: Command }>;
+}
+
+const commands: Record<string, Entry> = {
+  catalog: {
+    summary: "Validate a catalog, or import tools from OpenAPI, an MCP server or function definitions",
+    load: () => import("./commands/catalog.ts"),
+  },
+  index: {
+    summary: "Build or update the search index of a catalog",
+    load: () => import("./commands/index-catalog.ts"),
+  },
+  route: { summary: "Find the tools for a query", load: () => import("./commands/route.ts") },
+  eval: { summary: "Measure routing quality on labelled queries", load: () => import("./commands/eval.ts") },
+  "eval-requests": {
+    summary: "Measure route-and-execute answers on labelled agent requests",
+    load: () => import("./commands/eval-requests.ts"),
+  },
+  "eval-functions": {
+    summary: "Measure route-and-execute on function-calling questions (BFCL format)",
+    load: () => import("./commands/eval-functions.ts"),
+  },
+  calibrate: {
+    summary: "Fit the fusion weights and the threshold to labelled queries",
+    load: () => import("./commands/calibrate.ts"),
+  },
+  feedback: {
+    summary: "Record that a query was served by a tool (learning from use)",
+    load: () => import("./commands/feedback.ts"),
+  },
+  tools: {
+    summary: "List, put or delete the tools the service serves",
+    load: () => import("./commands/tools.ts"),
+  },
+  exec: {
+    summary: "Execute tool calls through the resilient dispatcher",
+    load: () => import("./commands/exec.ts"),
+  },
+  synth: {
+    summary: "Synthesize a tool from code, check it and run it in the sandbox",
+    load: () => import("./commands/synth.ts"),
+  },
+  inspect: {
+    summary: "Tell whether a page is static or dynamic, with selectors for its lists",
+    load: () => import("./commands/inspect.ts"),
+  },
+  serve: {
+    summary: "Start the HTTP service (route, execute, synthesize; MCP at /mcp)",
+    load: () => import("./commands/serve.ts"),
+  },
+  mcp: {
+    summary: "Start the MCP stdio server (search_tools, call_tool, route_and_execute, synthesize_tool)",
+    load: () => import("./commands/mcp.ts"),
+  },
 };
 
-async function help(): Promise<string> {
+function help(): string {
+  const width = Math.max(...Object.keys(commands).map((name) => name.length)) + 2;
   const lines = ["Usage: switchboard <command> [options]", "", "Commands:"];
-  for (const [name, load] of Object.entries(commands)) {
-    const { command } = await load();
-    lines.push(`  ${name.padEnd(10)} ${command.summary}`);
-  }
+  for (const [name, entry] of Object.entries(commands)) lines.push(`  ${name.padEnd(width)}${entry.summary}`);
   lines.push("", "Run `switchboard <command> --help` for a command's options and examples.");
   return lines.join("\n");
 }
@@ -53,15 +91,15 @@ function errorCode(error: unknown): string {
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    process.stdout.write(`${await help()}\n`);
+    process.stdout.write(`${help()}\n`);
     return name === undefined ? 2 : 0;
   }
-  const load = commands[name];
-  if (!load) {
-    process.stderr.write(`switchboard: unknown command "${name}"\n\n${await help()}\n`);
+  const entry = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (!entry) {
+    process.stderr.write(`switchboard: unknown command "${name}"\n\n${help()}\n`);
     return 2;
   }
-  const { command } = await load();
+  const { command } = await entry.load();
   if (rest.includes("--help") || rest.includes("-h")) {
     process.stdout.write(`${command.usage.trim()}\n`);
     return 0;

@@ -2,7 +2,6 @@
 // the variable. Flags override these per command.
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { parseRule } from "../egress/index.ts";
 
 export const BUNDLED_CATALOG = fileURLToPath(new URL("../../catalog", import.meta.url));
 
@@ -60,15 +59,7 @@ export const envSchema = z.object({
   /** Executables an `mcp` binding of a tool put through the API or synthesized may start. */
   SWITCHBOARD_MCP_COMMANDS: nameList,
   /** Non-public destinations tools may reach: hosts, host:port pairs, IP addresses, CIDR ranges. */
-  SWITCHBOARD_EGRESS_ALLOW: nameList.superRefine((entries, context) => {
-    for (const entry of entries) {
-      try {
-        parseRule(entry);
-      } catch (error) {
-        context.addIssue({ code: "custom", message: (error as Error).message });
-      }
-    }
-  }),
+  SWITCHBOARD_EGRESS_ALLOW: nameList,
   /** Environment variables that {env.NAME} may read in a tool put through the API. */
   SWITCHBOARD_TOOL_SECRETS: nameList.superRefine((names, context) => {
     for (const name of names.filter(isOwnSetting))

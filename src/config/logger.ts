@@ -1,5 +1,9 @@
 import { createRequire } from "node:module";
-import pino, { type DestinationStream, type Logger } from "pino";
+import type { DestinationStream, Logger } from "pino";
+
+// pino is required on the first createLogger call, not at import: every command imports the configuration,
+// and one that only prints its usage or reads a catalog writes no log.
+const require = createRequire(import.meta.url);
 
 const REDACT = ["req.headers.authorization", "*.apiKey", "*.authorization", "apiKey"];
 
@@ -14,12 +18,16 @@ export function createLogger(
 ): Logger {
   const name = typeof level === "string" ? level : (level.SWITCHBOARD_LOG_LEVEL ?? "info");
   const format = process.env.SWITCHBOARD_LOG_FORMAT ?? (process.stderr.isTTY ? "pretty" : "json");
-  return pino({ level: name, redact: REDACT }, format === "pretty" ? prettyStream() : pino.destination(2));
+  const pino = require("pino") as typeof import("pino");
+  return pino.default(
+    { level: name, redact: REDACT },
+    format === "pretty" ? prettyStream() : pino.destination(2),
+  );
 }
 
 function prettyStream(): DestinationStream {
   // Loaded only for a terminal: a service writing JSON never pays for it.
-  const pretty = createRequire(import.meta.url)("pino-pretty") as (options: object) => DestinationStream;
+  const pretty = require("pino-pretty") as (options: object) => DestinationStream;
   return pretty({ destination: 2, sync: true, ignore: "pid,hostname", translateTime: "SYS:HH:MM:ss.l" });
 }
 

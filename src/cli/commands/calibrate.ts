@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { openCatalogIndex } from "../../app/index.ts";
-import { readQueryLines } from "../../router/index.ts";
 import { parseCommand } from "../args.ts";
 import { catalogCommandOptions, catalogFlags, indexConfig } from "../catalog-options.ts";
 import { UsageError } from "../errors.ts";
+import { loadApp } from "../load.ts";
 import type { Command } from "../main.ts";
 import { printJson, progressBar } from "../output.ts";
 
@@ -24,7 +23,6 @@ Examples:
 const flags = { ...catalogFlags, queries: { type: "string" } } as const;
 
 export const command: Command = {
-  summary: "Fit the fusion weights and the threshold to labelled queries",
   usage,
   async run(argv) {
     const schema = catalogCommandOptions().extend({
@@ -33,9 +31,10 @@ export const command: Command = {
     const { options, positionals } = parseCommand(argv, flags, schema);
     if (positionals.length > 0)
       throw new UsageError(`calibrate takes no arguments (got "${positionals[0]}")`);
+    const { openCatalogIndex, readQueryLines } = await loadApp();
     const labelled = await readQueryLines(options.queries, true);
     const progress = progressBar("indexing", options.json);
-    const opened = await openCatalogIndex(indexConfig(options), {
+    const opened = await openCatalogIndex(await indexConfig(options), {
       onProgress: (d, t) => progress.update(d, t),
     });
     progress.stop();

@@ -3,7 +3,13 @@
 // printed on stdout.
 import { resolve } from "node:path";
 import { z } from "zod";
-import { importFunctions, importMcp, importOpenApi, type Tool } from "../../catalog/index.ts";
+import {
+  importFunctions,
+  importMcp,
+  importOpenApi,
+  type Tool,
+  writeCatalogFile,
+} from "../../catalog/index.ts";
 import { parseCommand } from "../args.ts";
 import { UsageError } from "../errors.ts";
 import { printJson } from "../output.ts";
@@ -23,11 +29,7 @@ async function emit(imported: { tools: Tool[]; warnings: string[] }, out: string
     return 0;
   }
   const path = resolve(out);
-  // Loaded only to write: its file-locking dependency listens for SIGTERM and SIGINT, and a JavaScript
-  // listener makes the signal wait for the event loop, which a long parse can hold; without one, the
-  // signal ends the import at once.
-  const { writeAtomic } = await import("../../store/index.ts");
-  await writeAtomic(path, `${JSON.stringify(imported.tools, null, 2)}\n`);
+  await writeCatalogFile(path, imported.tools);
   if (json) printJson({ out: path, tools: imported.tools.length, warnings: imported.warnings });
   else process.stdout.write(`wrote ${imported.tools.length} tool(s) to ${path}\n`);
   return 0;

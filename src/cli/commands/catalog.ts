@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { formatProblem, isError, readCatalog } from "../../catalog/index.ts";
 import { parseCommand } from "../args.ts";
 import { UsageError } from "../errors.ts";
 import type { Command } from "../main.ts";
@@ -34,6 +33,7 @@ async function validate(argv: string[]): Promise<number> {
   const { options, positionals } = parseCommand(argv, validateFlags, validateOptions);
   const [path, ...extra] = positionals;
   if (!path || extra.length > 0) throw new UsageError("catalog validate takes exactly one <file|dir>");
+  const { formatProblem, isError, readCatalog } = await import("../../catalog/index.ts");
   const report = await readCatalog(path);
   const errors = report.problems.filter(isError).length;
   const warnings = report.problems.length - errors;
@@ -55,7 +55,6 @@ async function validate(argv: string[]): Promise<number> {
 }
 
 export const command: Command = {
-  summary: "Validate a catalog, or import tools from OpenAPI, an MCP server or function definitions",
   usage,
   async run(argv) {
     const [action, ...rest] = argv;

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { evaluateFunctions } from "../../app/index.ts";
 import { createLogger, readEnv } from "../../config/index.ts";
 import { parseCommand } from "../args.ts";
 import { UsageError } from "../errors.ts";
+import { loadApp } from "../load.ts";
 import type { Command } from "../main.ts";
 import { printJson } from "../output.ts";
 
@@ -27,13 +27,13 @@ const flags = { failures: { type: "boolean" }, json: { type: "boolean" } } as co
 const optionsSchema = z.object({ failures: z.boolean().default(false), json: z.boolean().default(false) });
 
 export const command: Command = {
-  summary: "Measure route-and-execute on function-calling questions (BFCL format)",
   usage,
   async run(argv) {
     const { options, positionals } = parseCommand(argv, flags, optionsSchema);
     if (positionals.length === 0) throw new UsageError("eval-functions takes one or more BFCL-format files");
     const env = readEnv();
     const started = performance.now();
+    const { evaluateFunctions } = await loadApp();
     const report = await evaluateFunctions(positionals, {
       settings: {
         embedder: {

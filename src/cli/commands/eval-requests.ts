@@ -2,18 +2,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import {
-  configFrom,
-  judge,
-  type LabelledRequest,
-  openSwitchboard,
-  readLabelledRequests,
-  summarise,
-  type Verdict,
-} from "../../app/index.ts";
+import type { LabelledRequest, Verdict } from "../../app/index.ts";
 import { createLogger, readEnv } from "../../config/index.ts";
 import { parseCommand } from "../args.ts";
 import { UsageError } from "../errors.ts";
+import { loadApp } from "../load.ts";
 import type { Command } from "../main.ts";
 import { printJson } from "../output.ts";
 
@@ -48,12 +41,12 @@ const optionsSchema = z.object({
 });
 
 export const command: Command = {
-  summary: "Measure route-and-execute answers on labelled agent requests",
   usage,
   async run(argv) {
     const { options, positionals } = parseCommand(argv, flags, optionsSchema);
     if (positionals.length > 0)
       throw new UsageError(`eval-requests takes no arguments (got "${positionals[0]}")`);
+    const { configFrom, judge, openSwitchboard, readLabelledRequests, summarise } = await loadApp();
     const requests = await readLabelledRequests(options.queries);
     const data = options.data ?? (await mkdtemp(join(tmpdir(), "switchboard-eval-requests-")));
     const env = readEnv();

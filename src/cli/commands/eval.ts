@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import { openCatalogIndex } from "../../app/index.ts";
-import { evaluate, type Judged, readQueryLines } from "../../router/index.ts";
+import type { Judged } from "../../app/index.ts";
 import { parseCommand } from "../args.ts";
 import { catalogCommandOptions, catalogFlags, indexConfig } from "../catalog-options.ts";
 import { UsageError } from "../errors.ts";
+import { loadApp } from "../load.ts";
 import type { Command } from "../main.ts";
 import { printJson, progressBar } from "../output.ts";
 
@@ -34,7 +34,6 @@ const flags = {
 } as const;
 
 export const command: Command = {
-  summary: "Measure routing quality on labelled queries",
   usage,
   async run(argv) {
     const schema = catalogCommandOptions().extend({
@@ -44,6 +43,7 @@ export const command: Command = {
     });
     const { options, positionals } = parseCommand(argv, flags, schema);
     if (positionals.length > 0) throw new UsageError(`eval takes no arguments (got "${positionals[0]}")`);
+    const { evaluate, openCatalogIndex, readQueryLines } = await loadApp();
     const queries = await readQueryLines(options.queries, true);
     const examples = options.examples ? await readQueryLines(options.examples, true) : undefined;
     const variant = options.examples
@@ -53,7 +53,7 @@ export const command: Command = {
           .slice(0, 12)}`
       : undefined;
     const progress = progressBar("indexing", options.json);
-    const opened = await openCatalogIndex(indexConfig(options), {
+    const opened = await openCatalogIndex(await indexConfig(options), {
       ...(variant ? { variant } : {}),
       onProgress: (d, t) => progress.update(d, t),
     });

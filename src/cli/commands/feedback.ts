@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { openCatalogIndex } from "../../app/index.ts";
-import { readQueryLines } from "../../router/index.ts";
 import { parseCommand } from "../args.ts";
 import { catalogCommandOptions, catalogFlags, indexConfig } from "../catalog-options.ts";
 import { UsageError } from "../errors.ts";
+import { loadApp } from "../load.ts";
 import type { Command } from "../main.ts";
 import { printJson } from "../output.ts";
 
@@ -23,7 +22,6 @@ Examples:
 const flags = { ...catalogFlags, tool: { type: "string" }, file: { type: "string" } } as const;
 
 export const command: Command = {
-  summary: "Record that a query was served by a tool (learning from use)",
   usage,
   async run(argv) {
     const schema = catalogCommandOptions().extend({
@@ -31,6 +29,7 @@ export const command: Command = {
       file: z.string().min(1).optional(),
     });
     const { options, positionals } = parseCommand(argv, flags, schema);
+    const { openCatalogIndex, readQueryLines } = await loadApp();
     let pairs: { query: string; tool: string }[];
     if (options.file) {
       if (options.tool || positionals.length > 0)
@@ -43,7 +42,7 @@ export const command: Command = {
       if (positionals.length === 0) throw new UsageError("give the query that the tool served");
       pairs = [{ query: positionals.join(" "), tool: options.tool }];
     }
-    const opened = await openCatalogIndex(indexConfig(options));
+    const opened = await openCatalogIndex(await indexConfig(options));
     try {
       await opened.router.recordFeedbackMany(pairs);
       if (options.json) printJson({ recorded: pairs.length });

@@ -1,7 +1,7 @@
-import { openCatalogIndex } from "../../app/index.ts";
 import { parseCommand } from "../args.ts";
 import { catalogCommandOptions, catalogFlags, indexConfig } from "../catalog-options.ts";
 import { UsageError } from "../errors.ts";
+import { loadApp } from "../load.ts";
 import type { Command } from "../main.ts";
 import { printJson, progressBar } from "../output.ts";
 
@@ -21,14 +21,14 @@ Examples:
 `;
 
 export const command: Command = {
-  summary: "Build or update the search index of a catalog",
   usage,
   async run(argv) {
     const { options, positionals } = parseCommand(argv, catalogFlags, catalogCommandOptions());
     if (positionals.length > 0) throw new UsageError(`index takes no arguments (got "${positionals[0]}")`);
+    const { openCatalogIndex } = await loadApp();
     const started = performance.now();
     const progress = progressBar("embedding", options.json);
-    const opened = await openCatalogIndex(indexConfig(options), {
+    const opened = await openCatalogIndex(await indexConfig(options), {
       onProgress: (done, total) => progress.update(done, total),
     });
     progress.stop();

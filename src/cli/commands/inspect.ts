@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { BrowserSupervisor, inspectPage } from "../../browser/index.ts";
 import { readEnv } from "../../config/index.ts";
-import { createEgressPolicy } from "../../egress/index.ts";
 import { parseCommand } from "../args.ts";
 import { UsageError } from "../errors.ts";
+import { loadApp } from "../load.ts";
 import type { Command } from "../main.ts";
 import { printJson } from "../output.ts";
 
@@ -25,7 +24,6 @@ Examples:
 const flags = { "timeout-ms": { type: "string" }, json: { type: "boolean" } } as const;
 
 export const command: Command = {
-  summary: "Tell whether a page is static or dynamic, with selectors for its lists",
   usage,
   async run(argv) {
     const schema = z.object({
@@ -37,30 +35,26 @@ export const command: Command = {
     if (url === undefined || positionals.length > 1) throw new UsageError("give exactly one URL");
     if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
       throw new UsageError(`"${url}" is not an http or https URL`);
+    const { inspectUrl } = await loadApp();
     const env = readEnv();
-    const browser = new BrowserSupervisor({
-      egress: createEgressPolicy({ allow: env.SWITCHBOARD_EGRESS_ALLOW }),
-      ...(env.SWITCHBOARD_CHROMIUM ? { executable: env.SWITCHBOARD_CHROMIUM } : {}),
-    });
-    try {
-      const report = await inspectPage(browser, { url, timeoutMs: options["timeout-ms"] });
-      if (options.json) printJson(report);
-      else {
-        process.stdout.write(`${report.verdict}: ${report.reasons.join("; ")}\n`);
+    const report = await inspectUrl(
+      { url, timeoutMs: options["timeout-ms"] },
+      { egressAllow: env.SWITCHBOARD_EGRESS_ALLOW, chromium: env.SWITCHBOARD_CHROMIUM },
+    );
+    if (options.json) printJson(report);
+    else {
+      process.stdout.write(`${report.verdict}: ${report.reasons.join("; ")}\n`);
+      process.stdout.write(
+        `text: ${report.static.textLength} characters in the server's HTML, ${report.rendered.textLength} rendered\n`,
+      );
+      if (report.frameworks.length > 0) process.stdout.write(`markers: ${report.frameworks.join(", ")}\n`);
+      for (const candidate of report.candidates)
         process.stdout.write(
-          `text: ${report.static.textLength} characters in the server's HTML, ${report.rendered.textLength} rendered\n`,
+          `  ${candidate.selector} (${candidate.count}${candidate.inStatic ? ", in the server's HTML" : ", rendered only"}): ${candidate.sample.map((item) => JSON.stringify(item.text)).join(", ")}\n`,
         );
-        if (report.frameworks.length > 0) process.stdout.write(`markers: ${report.frameworks.join(", ")}\n`);
-        for (const candidate of report.candidates)
-          process.stdout.write(
-            `  ${candidate.selector} (${candidate.count}${candidate.inStatic ? ", in the server's HTML" : ", rendered only"}): ${candidate.sample.map((item) => JSON.stringify(item.text)).join(", ")}\n`,
-          );
-        for (const blocked of report.blocked)
-          process.stdout.write(`  blocked ${blocked.url}: ${blocked.reason}\n`);
-      }
-      return 0;
-    } finally {
-      await browser.close();
+      for (const blocked of report.blocked)
+        process.stdout.write(`  blocked ${blocked.url}: ${blocked.reason}\n`);
     }
+    return 0;
   },
 };

@@ -1,10 +1,8 @@
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { z } from "zod";
-import { configFrom, openSwitchboard } from "../../app/index.ts";
 import { createLogger, readEnv } from "../../config/index.ts";
-import { createMcpServer } from "../../server/index.ts";
 import { parseCommand } from "../args.ts";
 import { keepInspectorClosed } from "../inspector-signal.ts";
+import { loadApp, loadServer } from "../load.ts";
 import type { Command } from "../main.ts";
 
 const usage = `
@@ -23,10 +21,11 @@ const flags = { data: { type: "string" }, catalog: { type: "string" } } as const
 const optionsSchema = z.object({ data: z.string().min(1).optional(), catalog: z.string().min(1).optional() });
 
 export const command: Command = {
-  summary: "Start the MCP stdio server (search_tools, call_tool, route_and_execute, synthesize_tool)",
   usage,
   async run(argv) {
     const { options } = parseCommand(argv, flags, optionsSchema);
+    const [{ configFrom, openSwitchboard }, { createMcpServer }, { StdioServerTransport }] =
+      await Promise.all([loadApp(), loadServer(), import("@modelcontextprotocol/sdk/server/stdio.js")]);
     const env = readEnv();
     const logger = createLogger(env.SWITCHBOARD_LOG_LEVEL);
     keepInspectorClosed(logger);

@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { openCatalogIndex } from "../../app/index.ts";
-import { readQueryLines } from "../../router/index.ts";
 import { parseCommand } from "../args.ts";
 import { catalogCommandOptions, catalogFlags, indexConfig } from "../catalog-options.ts";
 import { UsageError } from "../errors.ts";
+import { loadApp } from "../load.ts";
 import type { Command } from "../main.ts";
 import { printJson, progressBar } from "../output.ts";
 
@@ -31,7 +30,6 @@ const flags = {
 } as const;
 
 export const command: Command = {
-  summary: "Find the tools for a query",
   usage,
   async run(argv) {
     const schema = catalogCommandOptions().extend({
@@ -46,9 +44,10 @@ export const command: Command = {
       throw new UsageError("give either a query or --queries <file.jsonl>, not both");
     if (!options.queries && positionals.length === 0)
       throw new UsageError('give a query, e.g. switchboard route "convert 10 USD to EUR"');
+    const { openCatalogIndex, readQueryLines } = await loadApp();
     const lines = options.queries ? await readQueryLines(options.queries, false) : undefined;
     const progress = progressBar("indexing", options.json);
-    const opened = await openCatalogIndex(indexConfig(options), {
+    const opened = await openCatalogIndex(await indexConfig(options), {
       onProgress: (d, t) => progress.update(d, t),
     });
     progress.stop();

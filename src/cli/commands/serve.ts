@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { configFrom, openSwitchboard, type ReadyReport, type Switchboard } from "../../app/index.ts";
+import type { ReadyReport, Switchboard } from "../../app/index.ts";
 import { ConfigError, createLogger, readEnv } from "../../config/index.ts";
-import { createHttpServer, DRAIN_DEADLINE_MS, isLoopbackHost } from "../../server/index.ts";
 import { parseCommand } from "../args.ts";
 import { keepInspectorClosed } from "../inspector-signal.ts";
+import { loadApp, loadServer } from "../load.ts";
 import type { Command } from "../main.ts";
 import { describeIndex, progressBar } from "../output.ts";
 
@@ -73,10 +73,11 @@ function listenError(error: unknown, host: string, port: number): Error {
 }
 
 export const command: Command = {
-  summary: "Start the HTTP service (route, execute, synthesize; MCP at /mcp)",
   usage,
   async run(argv) {
     const { options } = parseCommand(argv, flags, optionsSchema);
+    const [{ configFrom, openSwitchboard }, { createHttpServer, DRAIN_DEADLINE_MS, isLoopbackHost }] =
+      await Promise.all([loadApp(), loadServer()]);
     const env = readEnv();
     const config = configFrom(env, options);
     const host = options.host ?? env.SWITCHBOARD_HOST;

@@ -1,13 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import { configFrom, openSwitchboard, type SynthesizeRequest } from "../../app/index.ts";
-import { BrowserSupervisor } from "../../browser/index.ts";
-import { parseYaml } from "../../catalog/index.ts";
+import type { SynthesisFailure, SynthesisIssue, SynthesizeRequest } from "../../app/index.ts";
 import { createLogger, readEnv } from "../../config/index.ts";
-import { createEgressPolicy } from "../../egress/index.ts";
-import { Sandbox, type SynthesisFailure, type SynthesisIssue, synthesize } from "../../synth/index.ts";
 import { parseCommand } from "../args.ts";
 import { UsageError } from "../errors.ts";
+import { loadApp } from "../load.ts";
 import type { Command } from "../main.ts";
 import { printJson } from "../output.ts";
 
@@ -79,6 +76,7 @@ async function readDefinition(path: string | undefined): Promise<Record<string, 
   if (path === undefined) return { inputSchema: { type: "object" } };
   let document: unknown;
   try {
+    const { parseYaml } = await import("../../catalog/index.ts");
     document = parseYaml(await readText(path, "--schema"));
   } catch (error) {
     if (error instanceof InputError) throw error;
@@ -148,6 +146,7 @@ async function synth(options: z.infer<typeof optionsSchema>, started: number): P
 
 /** Synthesized and stored as the service would: through its composition root, in its store. */
 async function register(request: SynthesizeRequest, data: string | undefined) {
+  const { configFrom, openSwitchboard } = await loadApp();
   const env = readEnv();
   const app = await openSwitchboard(configFrom(env, { data }), {
     logger: createLogger(env.SWITCHBOARD_LOG_LEVEL),
@@ -162,20 +161,12 @@ async function register(request: SynthesizeRequest, data: string | undefined) {
 
 /** Checked and run only: no store is opened. */
 async function check(request: SynthesizeRequest) {
+  const { checkTool } = await loadApp();
   const env = readEnv();
-  // Launched only if the tool uses ctx.browser.
-  const browser = new BrowserSupervisor({
-    egress: createEgressPolicy({ allow: env.SWITCHBOARD_EGRESS_ALLOW }),
-    ...(env.SWITCHBOARD_CHROMIUM ? { executable: env.SWITCHBOARD_CHROMIUM } : {}),
-  });
-  // One synthesis needs one sandbox host process; starting a second would only compete with it for CPU.
-  const sandbox = new Sandbox({ hosts: 1, browser });
-  try {
-    return await synthesize({ ...request, code: request.code as string }, { sandbox });
-  } finally {
-    sandbox.close();
-    await browser.close();
-  }
+  return checkTool(
+    { ...request, code: request.code as string },
+    { egressAllow: env.SWITCHBOARD_EGRESS_ALLOW, chromium: env.SWITCHBOARD_CHROMIUM },
+  );
 }
 
 function printHuman(report: Report) {
@@ -191,7 +182,6 @@ function printHuman(report: Report) {
 }
 
 export const command: Command = {
-  summary: "Synthesize a tool from code, check it and run it in the sandbox",
   usage,
   async run(argv) {
     const started = performance.now();

@@ -1,11 +1,12 @@
 import { readFile } from "node:fs/promises";
 import { text as readAll } from "node:stream/consumers";
 import { z } from "zod";
-import { AppError, configFrom, openSwitchboard, type Switchboard, toolSchema } from "../../app/index.ts";
-import { parseYaml, type Tool } from "../../catalog/index.ts";
+import type { Switchboard } from "../../app/index.ts";
+import type { Tool } from "../../catalog/index.ts";
 import { createLogger, readEnv } from "../../config/index.ts";
 import { parseCommand } from "../args.ts";
 import { UsageError } from "../errors.ts";
+import { loadApp } from "../load.ts";
 import type { Command } from "../main.ts";
 import { printJson } from "../output.ts";
 
@@ -36,6 +37,7 @@ const optionsSchema = z.object({
 async function readTools(file: string): Promise<Tool[]> {
   let document: unknown;
   try {
+    const { parseYaml } = await import("../../catalog/index.ts");
     document = parseYaml(file === "-" ? await readAll(process.stdin) : await readFile(file, "utf8"));
   } catch (error) {
     throw new UsageError(`${file}: cannot read a JSON or YAML document: ${(error as Error).message}`);
@@ -45,6 +47,7 @@ async function readTools(file: string): Promise<Tool[]> {
     document !== null &&
     Array.isArray((document as { tools?: unknown }).tools);
   const entries: unknown[] = many ? (document as { tools: unknown[] }).tools : [document];
+  const { AppError, toolSchema } = await loadApp();
   return entries.map((entry, i) => {
     const parsed = toolSchema.safeParse(entry);
     if (parsed.success) return parsed.data;
@@ -69,7 +72,6 @@ async function act(app: Switchboard, action: string, argument: string, json: boo
 }
 
 export const command: Command = {
-  summary: "List, put or delete the tools the service serves",
   usage,
   async run(argv) {
     const { options, positionals } = parseCommand(argv, flags, optionsSchema);
@@ -80,6 +82,7 @@ export const command: Command = {
       throw new UsageError(
         action === "list" ? "tools list takes no arguments" : `tools ${action} takes exactly one argument`,
       );
+    const { configFrom, openSwitchboard } = await loadApp();
     const env = readEnv();
     // The composition root on the service's configuration: the same store, admission rules and versions. The
     // index is not needed: the service embeds what it takes in.
