@@ -85,6 +85,11 @@ export interface OpenOptions {
    * servers answer (MCP initialize, /healthz) while it loads.
    */
   index?: boolean;
+  /**
+   * Resolve only once a sandbox host is ready, so that a host's cold start does not count against the
+   * first calls' deadlines (`switchboard exec`, which runs its calls at once and exits).
+   */
+  waitForSandbox?: boolean;
 }
 
 /** A call that may change something: run at most once across replicas when they share Redis. */
@@ -152,6 +157,8 @@ export async function openSwitchboard(
     store,
   });
   await dispatcher.ready();
+  // A host that cannot start is not this call's failure: the sandbox calls then fail with its reason.
+  if (options.waitForSandbox) await sandbox.whenReady().catch(() => undefined);
   // Session contexts live where every replica that may answer the session finds them: in Redis when
   // SWITCHBOARD_REDIS_URL is set, otherwise in this process.
   const sessions = new SessionContexts(

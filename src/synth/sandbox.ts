@@ -120,6 +120,8 @@ export class Sandbox {
   private startFailures = 0;
   private lastStartFailure = "";
   private closed = false;
+  /** Who waits for a ready host (whenReady). */
+  private readyWaiters: { resolve(): void; reject(error: Error): void }[] = [];
 
   constructor(options: SandboxOptions = {}) {
     this.memoryLimitMb = options.memoryLimitMb ?? 64;
@@ -143,6 +145,16 @@ export class Sandbox {
     this.fillPool();
     this.memoryWatch = setInterval(() => void this.watchMemory(), MEMORY_WATCH_MS);
     this.memoryWatch.unref();
+  }
+
+  /**
+   * Resolves once a host is ready to take calls (at once if one is), so that a caller can keep a host's
+   * start out of its own deadlines; rejects when hosts cannot start.
+   */
+  whenReady(): Promise<void> {
+    if (this.closed) return Promise.reject(new SandboxError("closed", "the sandbox is closed"));
+    if (this.hosts.some((host) => host.ready && !host.dead)) return Promise.resolve();
+    return new Promise((resolve, reject) => this.readyWaiters.push({ resolve, reject }));
   }
 
   /** Runs the tool `name` defined by `code` with copied JSON `args`; throws SandboxError on any failure. */
@@ -188,6 +200,7 @@ export class Sandbox {
     const closedError = () => new SandboxError("closed", "the sandbox was closed during the run");
     for (const calls of this.queue.values()) for (const call of calls) call.settle(closedError());
     this.queue.clear();
+    for (const waiter of this.readyWaiters.splice(0)) waiter.reject(closedError());
     for (const host of this.hosts) {
       for (const call of host.calls.values()) (call as PendingCall).settle(closedError());
       host.kill("the sandbox was closed");
@@ -411,6 +424,7 @@ export class Sandbox {
         requests: this.requests,
         onReady: () => {
           this.startFailures = 0;
+          for (const waiter of this.readyWaiters.splice(0)) waiter.resolve();
           this.pump();
         },
         onSlotFree: () => this.pump(),
@@ -435,6 +449,7 @@ export class Sandbox {
         new SandboxError("crashed", `no sandbox host could be started: ${this.lastStartFailure}`);
       for (const calls of this.queue.values()) for (const call of calls) call.settle(error());
       this.queue.clear();
+      for (const waiter of this.readyWaiters.splice(0)) waiter.reject(error());
       this.startFailures = 0;
       return;
     }

@@ -2,6 +2,8 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { before, test } from "node:test";
 import { fixtureTools } from "./fixture-tools.ts";
@@ -70,4 +72,45 @@ test("mistakes are named: bad --args JSON (exit 2), an unknown tool (exit 1)", a
   const unknown = await exec("launch_rocket");
   assert.equal(unknown.code, 1);
   assert.match(unknown.stderr, /unknown tool\(s\): calls\.0\.name "launch_rocket"/);
+});
+
+test("--timeout stops a call that has not answered in time, and names the flag's mistakes", async () => {
+  // A stand-in for a provider that accepts the request and never answers.
+  const silent = createServer(() => {});
+  await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+  const { port } = silent.address() as AddressInfo;
+  try {
+    const slowCatalog = await writeCatalog(fixtureTools(`http://127.0.0.1:${port}`));
+    const child = spawn(
+      process.execPath,
+      [
+        CLI,
+        "exec",
+        "slow.lookup",
+        "--args",
+        '{"ms":1}',
+        "--timeout",
+        "300",
+        "--json",
+        "--catalog",
+        slowCatalog,
+        "--data",
+        data,
+      ],
+      { cwd: ROOT, env: { ...process.env, SWITCHBOARD_LOG_LEVEL: "warn" } },
+    );
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    const code = await new Promise((resolve) => child.once("close", resolve));
+    assert.equal(code, 1);
+    const [result] = JSON.parse(stdout).results;
+    assert.equal(result.status, "cancelled", JSON.stringify(result));
+  } finally {
+    silent.close();
+  }
+  const bad = await exec("add_numbers", "--timeout", "soon");
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--timeout: expected a number/);
 });

@@ -1,22 +1,25 @@
 import { readFile } from "node:fs/promises";
 import { text as readAll } from "node:stream/consumers";
 import { z } from "zod";
-import { type CallResult, configFrom, executeRequestSchema, openSwitchboard } from "../../app/index.ts";
+import type { CallResult } from "../../app/index.ts";
 import { createLogger, readEnv } from "../../config/index.ts";
 import { parseCommand } from "../args.ts";
 import { UsageError } from "../errors.ts";
+import { loadApp } from "../load.ts";
 import type { Command } from "../main.ts";
 import { printJson } from "../output.ts";
 
 const usage = `
 Usage:
-  switchboard exec <tool> [--args JSON] [--json] [--data DIR] [--catalog PATH]
-  switchboard exec --calls FILE [--json] [--data DIR] [--catalog PATH]
+  switchboard exec <tool> [--args JSON] [--timeout MS] [--json] [--data DIR] [--catalog PATH]
+  switchboard exec --calls FILE [--timeout MS] [--json] [--data DIR] [--catalog PATH]
 
 Runs tool calls through the dispatcher (retries, breakers, fallbacks, budgets) and prints each result.
 --calls reads a JSON file ("-" for stdin) holding an array of { "id"?, "name", "arguments" } or
-{ "calls": [...] }; calls without an id get call-1, call-2, … Exit 0 when every call completed, 1 when any
-failed, 2 for a usage mistake.
+{ "calls": [...] }; calls without an id get call-1, call-2, … The calls start once a sandbox host is up,
+so its start does not count against their deadlines; --timeout MS stops any call still running MS ms
+after that (each tool's own deadline applies too). Exit 0 when every call completed, 1 when any failed,
+2 for a usage mistake.
 
 Examples:
   npx switchboard exec calculate --args '{"expression":"2*(3+4)"}'
@@ -26,6 +29,7 @@ Examples:
 const flags = {
   args: { type: "string" },
   calls: { type: "string" },
+  timeout: { type: "string" },
   json: { type: "boolean" },
   data: { type: "string" },
   catalog: { type: "string" },
@@ -33,6 +37,7 @@ const flags = {
 const optionsSchema = z.object({
   args: z.string().optional(),
   calls: z.string().min(1).optional(),
+  timeout: z.coerce.number().int("must be a whole number of milliseconds").positive().optional(),
   json: z.boolean().default(false),
   data: z.string().min(1).optional(),
   catalog: z.string().min(1).optional(),
@@ -64,6 +69,7 @@ async function readCalls(positionals: string[], options: z.infer<typeof optionsS
         call && typeof call === "object" && !("id" in call) ? { id: `call-${i + 1}`, ...call } : call,
       )
     : raw;
+  const { executeRequestSchema } = await loadApp();
   const parsed = executeRequestSchema.safeParse({ calls: withIds });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -86,18 +92,20 @@ function printResult(result: CallResult): void {
 }
 
 export const command: Command = {
-  summary: "Execute tool calls through the resilient dispatcher",
   usage,
   async run(argv) {
     const { options, positionals } = parseCommand(argv, flags, optionsSchema);
     const calls = await readCalls(positionals, options);
+    const { configFrom, openSwitchboard } = await loadApp();
     const env = readEnv();
     const app = await openSwitchboard(configFrom(env, options), {
       logger: createLogger(env.SWITCHBOARD_LOG_LEVEL),
       index: false,
+      waitForSandbox: true,
     });
     try {
-      const results = await app.execute(calls);
+      const signal = options.timeout === undefined ? undefined : AbortSignal.timeout(options.timeout);
+      const results = await app.execute(calls, signal ? { signal } : {});
       if (options.json) printJson({ results });
       else results.forEach(printResult);
       return results.every((r) => r.status === "completed") ? 0 : 1;
