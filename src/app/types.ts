@@ -97,6 +97,10 @@ export interface RouteAndExecuteResponse {
   /** needs_input: the fields to supply, each with its schema. */
   missing?: MissingField[];
   question?: string;
+  /** needs_input: the values read from the request but not surely (confidence under the bar), with their spans. */
+  suggested?: FilledValue[];
+  /** needs_input with `suggested`: how sure the filler was of the call, 0 to 1. */
+  confidence?: number;
   /** A request with several intents: one answer each, in order (the status is the first that did not complete). */
   intents?: RouteAndExecuteResponse[];
   /** The intent this answer is for, with any reference to an earlier result replaced by it. */

@@ -2,6 +2,10 @@
 // pattern, format, name and description decide which of the request's typed mentions (mentions.ts) it
 // takes. Every value records the span it came from. A required parameter nothing fits, or a place the
 // request names that no zone matches, is reported as missing: the caller asks, it never guesses.
+import { linearRegExp, type RegExpLike } from "../catalog/index.ts";
+import { assignBest, type Candidate } from "./assign.ts";
+import { type Evidence, fillConfidence } from "./confidence.ts";
+import { type ExampleCall, type LearnedCues, learnFromExamples } from "./examples.ts";
 import { findMentions, type Mention, type Mentions, type NumberMention } from "./mentions.ts";
 import type { OpaqueKind, OpaqueValue, Span } from "./opaque.ts";
 
@@ -14,8 +18,10 @@ export interface FilledValue {
   source: "agent" | "query" | "llm";
   /** Where in the request the value was read, for "query" values. */
   span?: { start: number; end: number; text: string };
-  /** Which evidence placed it: "quoted", "jwt", "zone", "number after 'years'", … */
+  /** Which evidence placed it, in words: "quoted", "jwt", "number after 'years'", … */
   how?: string;
+  /** The kind of that evidence, one of the confidence table's rows. */
+  evidence?: Evidence;
 }
 
 export interface MissingField {
@@ -31,6 +37,18 @@ export interface FillResult {
   missing: MissingField[];
   /** Opaque values of the request that some parameter took: evidence that the tool fits. */
   placedOpaque: OpaqueKind[];
+  /**
+   * How sure the filler is of the values it read, 0 to 1, from the confidence table (confidence.ts). A
+   * call below `FILL_CONFIDENCE_BAR` is proposed, not run: its values are `suggested`, each with its span.
+   */
+  confidence: number;
+  /** The values read from the request, with their spans, for a caller to confirm in one step. */
+  suggested: FilledValue[];
+}
+
+export interface FillOptions {
+  /** The tool's example calls: how its values are phrased (examples.ts). */
+  examples?: readonly ExampleCall[];
 }
 
 interface Param {
@@ -41,6 +59,10 @@ interface Param {
   /** Name and description, lower case, for cue words. */
   hint: string;
   words: string[];
+  /** Words around its value in the tool's example calls. */
+  numeric: boolean;
+  before: Set<string>;
+  after: Set<string>;
 }
 
 function typeOf(schema: JsonSchema): string {
@@ -51,7 +73,7 @@ function typeOf(schema: JsonSchema): string {
   return "any";
 }
 
-function paramsOf(schema: JsonSchema): Param[] {
+function paramsOf(schema: JsonSchema, learned: LearnedCues): Param[] {
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
   return Object.entries(properties).map(([name, child]) => ({
@@ -60,7 +82,10 @@ function paramsOf(schema: JsonSchema): Param[] {
     required: required.has(name),
     type: typeOf(child),
     hint: `${name.replace(/_/g, " ")} ${typeof child.description === "string" ? child.description : ""}`.toLowerCase(),
-    words: name.toLowerCase().split(/[_\s-]+|(?<=[a-z])(?=[A-Z])/),
+    words: name.split(/[_\s-]+|(?<=[a-z])(?=[A-Z])/).map((w) => w.toLowerCase()),
+    numeric: learned.numeric.has(name),
+    before: learned.before.get(name) ?? new Set<string>(),
+    after: learned.after.get(name) ?? new Set<string>(),
   }));
 }
 
@@ -79,38 +104,26 @@ class Filler {
     return !this.used.some((u) => span.start < u.end && span.end > u.start);
   }
   /** `consume` false leaves the span to other parameters (an enum's words can frame a number). */
-  set(param: Param, value: unknown, span: Span | undefined, how: string, consume = true): void {
+  set(
+    param: Param,
+    value: unknown,
+    span: Span | undefined,
+    how: string,
+    evidence: Evidence,
+    consume = true,
+  ): void {
     this.args[param.name] = value;
-    const entry: FilledValue = { field: param.name, value, source: "query", how };
+    const entry: FilledValue = { field: param.name, value, source: "query", how, evidence };
     if (span) {
       entry.span = { start: span.start, end: span.end, text: this.text.slice(span.start, span.end) };
       if (consume) this.used.push(span);
     }
     this.filled.push(entry);
   }
-  /** Marks a span as taken without setting a value (a second base named: "from base 2 into base 10"). */
-  consume(span: Span): void {
-    this.used.push(span);
-  }
   has(param: Param): boolean {
     return param.name in this.args;
   }
 }
-
-const BASE_WORDS: [RegExp, number][] = [
-  [/\bbinary\b|\bbase[ -]?2\b/, 2],
-  [/\boctal\b|\bbase[ -]?8\b/, 8],
-  [/\bdecimal\b|\bbase[ -]?10\b/, 10],
-  [/\bhex(?:adecimal)?\b|\bbase[ -]?16\b/, 16],
-];
-
-const PER_YEAR: [RegExp, number][] = [
-  [/\b(?:annually|yearly|once a year)\b/, 1],
-  [/\bsemi-?annually|twice a year\b/, 2],
-  [/\bquarterly\b/, 4],
-  [/\bmonthly\b/, 12],
-  [/\bdaily\b/, 365],
-];
 
 /** Opaque kinds a string parameter accepts, from its format, name and description. */
 function opaqueKindsFor(param: Param): OpaqueKind[] {
@@ -132,14 +145,23 @@ function opaqueKindsFor(param: Param): OpaqueKind[] {
 const TEXT_NAMES =
   /^(?:text|input|data|string|value|content|password|csv|json|expression|query|body|message)$/;
 
+const compiledPatterns = new Map<string, RegExpLike | undefined>();
+
+/** A schema's pattern runs on the linear-time engine the catalog checks calls with: it is the tool's data. */
 function matchesPattern(param: Param, value: string): boolean {
   const pattern = param.schema.pattern;
   if (typeof pattern !== "string") return false;
-  try {
-    return new RegExp(pattern).test(value);
-  } catch {
-    return false;
+  if (!compiledPatterns.has(pattern)) {
+    let compiled: RegExpLike | undefined;
+    try {
+      compiled = linearRegExp(pattern, "u");
+    } catch {
+      compiled = undefined;
+    }
+    if (compiledPatterns.size > 1000) compiledPatterns.clear();
+    compiledPatterns.set(pattern, compiled);
   }
+  return compiledPatterns.get(pattern)?.test(value) ?? false;
 }
 
 function isDateParam(param: Param): boolean {
@@ -224,22 +246,49 @@ function enumMention(f: Filler, param: Param, quoted: Mention[]): { value: strin
 function fillEnums(f: Filler, params: Param[]): void {
   for (const param of params) {
     if (f.has(param)) continue;
-    const values = enumValues(param);
-    if (values.length === 0) continue;
-    if (values.every((v) => typeof v === "number") && /per.year|compounds/.test(param.hint)) {
-      for (const [word, n] of PER_YEAR) {
-        const match = word.exec(f.text.toLowerCase());
-        if (match && values.includes(n)) {
-          f.set(param, n, { start: match.index, end: match.index + match[0].length }, "frequency word");
-          break;
-        }
-      }
-      continue;
-    }
     const hit = enumMention(f, param, f.mentions.quoted);
     if (hit)
-      f.set(param, param.type === "array" ? [hit.value] : hit.value, hit.span, "enum value named", false);
+      f.set(
+        param,
+        param.type === "array" ? [hit.value] : hit.value,
+        hit.span,
+        "enum value named",
+        "enum",
+        false,
+      );
   }
+}
+
+/** Phrases the tool's examples used for a value they did not write ("monthly" for 12, "binary" for 2). */
+function fillPhrases(f: Filler, params: Param[], learned: LearnedCues): void {
+  const lower = f.text.toLowerCase();
+  for (const param of params) {
+    if (f.has(param)) continue;
+    const hits: { value: unknown; span: Span }[] = [];
+    for (const { phrase, value } of learned.phrases.filter((p) => p.param === param.name)) {
+      const at = new RegExp(`\\b${escapeRegExp(phrase)}\\b`).exec(lower);
+      if (at && !hits.some((h) => JSON.stringify(h.value) === JSON.stringify(value)))
+        hits.push({ value, span: { start: at.index, end: at.index + phrase.length } });
+    }
+    if (hits.length === 0) continue;
+    hits.sort((a, b) => a.span.start - b.span.start);
+    const [first] = hits;
+    if (!first) continue;
+    // A list takes every value named; a single value only an unambiguous one.
+    if (param.type === "array")
+      f.set(
+        param,
+        hits.map((h) => h.value),
+        first.span,
+        "phrase from the examples",
+        "learned",
+      );
+    else if (hits.length === 1) f.set(param, first.value, first.span, "phrase from the examples", "learned");
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 function fillOpaque(f: Filler, params: Param[]): void {
@@ -250,30 +299,26 @@ function fillOpaque(f: Filler, params: Param[]): void {
     );
     if (!param) continue;
     const typed = param.type === "number" || param.type === "integer" ? Number(value.value) : value.value;
-    f.set(param, typed, value, value.kind);
+    f.set(param, typed, value, value.kind, "opaque");
     f.placedOpaque.push(value.kind);
   }
 }
 
 function fillTyped(f: Filler, params: Param[]): void {
   const { mentions } = f;
-  // Dates in text order to the date parameters in schema order (start before end).
-  for (const param of params.filter(isDateParam)) {
-    if (f.has(param)) continue;
-    const date = mentions.dates.find(
-      (d) => f.free(d) && (matchesPattern(param, d.text) || !param.schema.pattern),
-    );
-    if (date) f.set(param, date.text.toLowerCase() === "today" ? "today" : date.text, date, "date");
-  }
+  placeDates(
+    f,
+    params.filter((p) => isDateParam(p) && !f.has(p)),
+  );
   for (const param of params.filter((p) => p.type === "string" && /version/.test(p.hint))) {
     if (f.has(param)) continue;
     const version = mentions.versions.find((v) => f.free(v));
-    if (version) f.set(param, version.text, version, "version");
+    if (version) f.set(param, version.text, version, "version", "shape");
   }
   for (const param of params.filter((p) => p.type === "string" && /colou?r/.test(p.name))) {
     if (f.has(param)) continue;
     const color = mentions.colors.find((c) => f.free(c));
-    if (color) f.set(param, color.text, color, "colour");
+    if (color) f.set(param, color.text, color, "colour", "shape");
   }
   // A date with a time of day is one value: an ISO date-time parameter, or a time parameter whose wall
   // time may carry a date ("2024-07-01 15:00").
@@ -286,28 +331,28 @@ function fillTyped(f: Filler, params: Param[]): void {
   )) {
     if (f.has(param)) continue;
     const datetime = mentions.datetimes.find((d) => f.free(d));
-    if (datetime) f.set(param, datetime.text, datetime, "date and time");
+    if (datetime) f.set(param, datetime.text, datetime, "date and time", "shape");
   }
   for (const param of params.filter(
     (p) => p.type === "string" && /^(?:datetime|date_time)$/.test(p.name) && !isDateParam(p),
   )) {
     if (f.has(param)) continue;
-    const date = mentions.dates.find((d) => f.free(d) && d.text.toLowerCase() !== "today");
-    if (date) f.set(param, date.text, date, "date");
+    const date = mentions.dates.find((d) => f.free(d) && d.value !== "today");
+    if (date) f.set(param, date.value, date, "date", "shape");
   }
   for (const param of params.filter(
     (p) => p.type === "string" && /^time$|^(?:start|at)_time$/.test(p.name),
   )) {
     if (f.has(param)) continue;
     const time = mentions.times.find((t) => f.free(t));
-    if (time) f.set(param, time.text, time, "time of day");
+    if (time) f.set(param, time.text, time, "time of day", "shape");
   }
   for (const param of params.filter((p) => p.type === "string" && /cron/.test(p.hint))) {
     if (f.has(param)) continue;
     const cron = [...mentions.quoted, ...mentions.crons].find(
       (c) => f.free(c) && c.text.trim().split(/\s+/).length >= 5,
     );
-    if (cron) f.set(param, cron.text.trim(), cron, "cron expression");
+    if (cron) f.set(param, cron.text.trim(), cron, "cron expression", "shape");
   }
   for (const param of params.filter(
     (p) => p.type === "string" && /expression|formula/.test(p.hint) && !/cron/.test(p.hint),
@@ -316,7 +361,7 @@ function fillTyped(f: Filler, params: Param[]): void {
     const expression = mentions.expressions
       .filter((e) => f.free(e))
       .sort((a, b) => b.text.length - a.text.length)[0];
-    if (expression) f.set(param, expression.text.trim(), expression, "math expression");
+    if (expression) f.set(param, expression.text.trim(), expression, "math expression", "shape");
   }
 }
 
@@ -334,14 +379,32 @@ function fillZones(f: Filler, params: Param[]): MissingField[] {
   const afterTo = (z: Span) =>
     /\b(?:to|into|in)\s+(?:the\s+)?$/.test(lower.slice(Math.max(0, z.start - 12), z.start));
   if (target && source) {
-    const to = zones.length >= 2 ? zones[zones.length - 1] : zones.find(afterTo);
-    const from = zones.find((z) => z !== to);
-    if (to) f.set(target, to.zone, to, "city or zone name");
-    if (from) f.set(source, from.zone, from, "city or zone name");
+    // The zone a stated time is in is the source ("… when it is 3pm on 2024-07-01 in New York", "3pm
+    // London time"): the zone right after the time, or right before "time". Otherwise "to" names the target.
+    const stated = [...f.mentions.times, ...f.mentions.datetimes];
+    const ofTime = zones.find(
+      (z) =>
+        stated.some(
+          (t) =>
+            t.end <= z.start &&
+            /^[\s\w-]{0,20}\b(?:in|at)\s+(?:the\s+)?$/i.test(f.text.slice(t.end, z.start)),
+        ) ||
+        (/^\s+time\b/i.test(f.text.slice(z.end, z.end + 8)) && (stated.length > 0 || zones.length >= 2)),
+    );
+    const to =
+      zones.length >= 2
+        ? (zones.find(
+            (z) =>
+              z !== ofTime && afterTo(z) && !/^\s+time\b/i.test(f.text.slice(z.end, z.end + 8)) && ofTime,
+          ) ?? zones.filter((z) => z !== ofTime).at(-1))
+        : zones.find((z) => z !== ofTime && afterTo(z));
+    const from = ofTime && ofTime !== to ? ofTime : zones.find((z) => z !== to);
+    if (to) f.set(target, to.zone, to, "city or zone name", "zone");
+    if (from) f.set(source, from.zone, from, "city or zone name", "zone");
   } else {
     for (const [i, param] of zoneParams.entries()) {
       const zone = zones[i];
-      if (zone) f.set(param, zone.zone, zone, "city or zone name");
+      if (zone) f.set(param, zone.zone, zone, "city or zone name", "zone");
     }
   }
   // A place the request names that no zone matches ("in Atlantis") must not fall back to a default zone.
@@ -391,8 +454,13 @@ const NUMBER = "(?<![\\d,.])(-?\\d[\\d,]*(?:\\.\\d+)?)";
  * (the target named at the end) for string from/to parameters.
  */
 function fillUnits(f: Filler, params: Param[]): void {
-  const from = params.find((p) => p.name === "from" && p.type === "string" && !f.has(p));
-  const to = params.find((p) => p.name === "to" && p.type === "string" && !f.has(p));
+  // The source and target of a conversion are named "from"/"source" and "to"/"target".
+  const from = params.find(
+    (p) => p.type === "string" && !f.has(p) && p.words.some((w) => w === "from" || w === "source"),
+  );
+  const to = params.find(
+    (p) => p.type === "string" && !f.has(p) && p.words.some((w) => w === "to" || w === "target"),
+  );
   const value = params.find((p) => (p.type === "number" || p.type === "integer") && p.required && !f.has(p));
   if (!from || !to) return;
   // "d": group offsets, so each value keeps the span it came from.
@@ -411,9 +479,9 @@ function fillUnits(f: Filler, params: Param[]): void {
       return { start, end, text: match[group] ?? "" };
     };
     const n = at(numberGroup);
-    if (value) f.set(value, Number(n.text.replace(/,/g, "")), n, "number before a unit");
-    f.set(from, at(fromGroup).text.trim(), at(fromGroup), "unit after the number");
-    f.set(to, at(toGroup).text.trim(), at(toGroup), "unit after 'to'");
+    if (value) f.set(value, Number(n.text.replace(/,/g, "")), n, "number before a unit", "units");
+    f.set(from, at(fromGroup).text.trim(), at(fromGroup), "unit after the number", "units");
+    f.set(to, at(toGroup).text.trim(), at(toGroup), "unit after 'to'", "units");
   };
   // A quantity in two units ("3 feet 4 inches") is not one value in the second: nothing is placed.
   const compound = (match: RegExpExecArray, numberGroup: number) =>
@@ -430,150 +498,240 @@ function fillUnits(f: Filler, params: Param[]): void {
   else if (a && !compound(a, 1)) place(a, 1, 2, 3);
 }
 
-function fillBases(f: Filler, params: Param[]): void {
-  const lower = f.text.toLowerCase();
-  const named = BASE_WORDS.flatMap(([word, base]) => {
-    const match = word.exec(lower);
-    return match ? [{ base, start: match.index, end: match.index + match[0].length }] : [];
-  })
-    .filter((n) => f.free(n))
-    .sort((a, b) => a.start - b.start);
-  // A base named right after "from" is the source ("from base 2 into base 10"); the others are targets.
-  const source = named.find((n) => /\bfrom\s+(?:the\s+)?$/.test(lower.slice(0, n.start)));
-  const targets = named.filter((n) => n !== source);
-  for (const param of params.filter((p) => /base/.test(p.name) && !f.has(p))) {
-    if (param.type === "array" && targets[0]) {
-      for (const n of targets.slice(1)) f.consume(n);
-      f.set(
-        param,
-        targets.map((n) => n.base),
-        targets[0],
-        "number base named",
-      );
-    } else if (param.type === "integer" && /from|source/.test(param.name) && source)
-      f.set(param, source.base, source, "number base named");
-  }
-  const value = params.find((p) => p.name === "value" && p.type === "string" && !f.has(p));
-  if (value && params.some((p) => /base/.test(p.name))) {
-    // Not a percentage: "10% of that" names no integer to convert.
-    const token = /(?<![\w.])(0x[0-9a-f]+|0b[01]+|0o[0-7]+|-?\d+)(?![\w.%]|\s*(?:%|percent))/i.exec(f.text);
-    if (token) f.set(value, token[1], { start: token.index, end: token.index + token[0].length }, "number");
-  }
-}
-
 function numericParams(params: Param[]): Param[] {
   return params.filter((p) => p.type === "number" || p.type === "integer");
 }
 
+const BACKWARDS = /^\s*[a-z_]+\s+(?:before|ago|earlier|prior to|back from)\b/i;
+
+/** How many mentions of one kind the assignment weighs. */
+const MAX_ASSIGNED = 64;
+
+/** Prepositions whose presence in a parameter's description says what a value after them is to it. */
+const PREPOSITIONS = new Set([
+  "from",
+  "to",
+  "of",
+  "by",
+  "per",
+  "in",
+  "at",
+  "for",
+  "over",
+  "into",
+  "after",
+  "before",
+  "since",
+  "until",
+  "between",
+]);
+
+/** Weights of the words around a value: the parameter's own word outweighs the examples' words, which outweigh a kind. */
+const CUE = { ownWord: 3, learned: 2.5, learnedFar: 1, kind: 1.5, preposition: 1, order: 0.5 } as const;
+
+interface Scored {
+  weight: number;
+  how: string;
+  evidence: Evidence;
+}
+
+/** Whether a parameter's words name `word` (singular or plural). */
+function namesWord(param: Param, word: string): boolean {
+  return Boolean(word) && param.words.some((w) => w === word || `${w}s` === word || w === `${word}s`);
+}
+
+/** What the words around a number say about one parameter; undefined when they say nothing. */
+function numberCue(f: Filler, n: NumberMention, param: Param): Scored | undefined {
+  let weight = 0;
+  let how = "";
+  let evidence: Evidence = "order";
+  const take = (w: number, h: string, e: Evidence) => {
+    if (w > weight) {
+      weight = w;
+      how = h;
+      evidence = e;
+    }
+  };
+  if (namesWord(param, n.next)) take(CUE.ownWord, `number before "${n.next}"`, "own_word");
+  if (namesWord(param, n.previous)) take(CUE.ownWord, `number after "${n.previous}"`, "own_word");
+  if (n.next && param.after.has(n.next))
+    take(CUE.learned, `number before "${n.next}", as in the examples`, "learned");
+  if (n.previous && param.before.has(n.previous))
+    take(CUE.learned, `number after "${n.previous}", as in the examples`, "learned");
+  const twoBack = /([a-z]+)\s+[a-z]+\s*$/i
+    .exec(f.text.slice(Math.max(0, n.start - 30), n.start))?.[1]
+    ?.toLowerCase();
+  if (twoBack && param.before.has(twoBack) && weight > 0) weight += CUE.learnedFar;
+  // "unix time 0", "epoch 86400": a timestamp too short to be recognised by its shape alone.
+  const before = f.text.slice(Math.max(0, n.start - 40), n.start);
+  if (
+    /\b(?:unix|epoch|timestamp)(?:\s+(?:time|timestamp|seconds|ms))?\s*$/i.test(before) &&
+    opaqueKindsFor(param).includes("long_number")
+  )
+    take(CUE.ownWord, "number after 'unix time'", "own_word");
+  if (n.percent && /\b(?:percent|percentage|rate|pct)\b/.test(param.hint))
+    take(CUE.kind, "percentage", "kind_cue");
+  if (n.money && /amount|principal|bill|price|total|cost|value|salary|income|payment/.test(param.hint))
+    take(CUE.kind, "money amount", "kind_cue");
+  if (weight === 0 && PREPOSITIONS.has(n.previous) && new RegExp(`\\b${n.previous}\\b`).test(param.hint))
+    take(CUE.preposition, `number after "${n.previous}", as the description says`, "kind_cue");
+  return weight > 0 ? { weight, how, evidence } : undefined;
+}
+
+/** Parameters a bare number may go to: numeric ones, and strings that hold an integer ("the integer, e.g. \"255\""). */
+function takesNumber(param: Param): boolean {
+  if (param.type === "number" || param.type === "integer") return true;
+  if (param.type === "array")
+    return (
+      ["number", "integer"].includes(typeOf((param.schema.items ?? {}) as JsonSchema)) &&
+      enumValues(param).length === 0
+    );
+  return (
+    param.type === "string" &&
+    enumValues(param).length === 0 &&
+    (param.numeric ||
+      /^(?:an? |the )?(?:integer|number)\b/.test(String(param.schema.description ?? "").toLowerCase())) &&
+    !isDateParam(param)
+  );
+}
+
+function numberValue(param: Param, n: NumberMention, negative: boolean): unknown {
+  const value = negative ? -n.value : n.value;
+  if (param.type === "string") return n.text.trim();
+  if (param.type === "array") return [value];
+  return value;
+}
+
 function fitsNumber(param: Param, n: number): boolean {
-  if (param.type === "integer" && !Number.isInteger(n)) return false;
-  if (typeof param.schema.minimum === "number" && n < param.schema.minimum) return false;
-  if (typeof param.schema.maximum === "number" && n > param.schema.maximum) return false;
+  if (param.type === "string") return Number.isInteger(n);
+  const schema = param.type === "array" ? ((param.schema.items ?? {}) as JsonSchema) : param.schema;
+  if ((param.type === "integer" || schema.type === "integer") && !Number.isInteger(n)) return false;
+  if (typeof schema.minimum === "number" && n < schema.minimum) return false;
+  if (typeof schema.maximum === "number" && n > schema.maximum) return false;
+  if (Array.isArray(schema.enum) && !schema.enum.includes(n)) return false;
   return true;
 }
 
-const BACKWARDS = /^\s*[a-z_]+\s+(?:before|ago|earlier|prior to|back from)\b/i;
-
-/** Counted people ("4 of us", "3 ways", "5 guests") and rates per month ("200 a month"). */
-const PEOPLE = /^\s*(?:of us|ways|people|persons|guests|diners|friends|of them)\b/i;
-const PER_MONTH = /^\s*(?:a|per|each|every|\/)\s*month\b/i;
-
-/** A parameter the words around a number name, beyond the word right after it. */
-function cueFor(text: string, n: NumberMention, open: Param[]): { param: Param; how: string } | undefined {
-  const after = text.slice(n.end);
-  if (PEOPLE.test(after)) {
-    const param = open.find((p) => /people|persons|guests|split|ways/.test(p.name));
-    if (param) return { param, how: "number of people" };
-  }
-  if (PER_MONTH.test(after)) {
-    const param = open.find((p) => /monthly|per_month/.test(p.name));
-    if (param) return { param, how: "amount per month" };
-  }
-  // "unix time 0", "epoch 86400": a timestamp too short to be recognised by its shape alone.
-  // Only the few words before the number are read: the whole text before each number would be quadratic.
-  const before = text.slice(Math.max(0, n.start - 40), n.start);
-  if (/\b(?:unix|epoch|timestamp)(?:\s+(?:time|timestamp|seconds|ms))?\s*$/i.test(before)) {
-    const param = open.find((p) => opaqueKindsFor(p).includes("long_number"));
-    if (param) return { param, how: "number after 'unix time'" };
-  }
-  // "next 3", "top 5", "count 10": the parameter's own word just before the number.
-  if (n.previous) {
-    const param = open.find((p) => p.words.includes(n.previous));
-    if (param) return { param, how: `number after "${n.previous}"` };
-  }
-  return undefined;
-}
-
 function fillNumbers(f: Filler, params: Param[]): void {
+  const inExpression = (n: NumberMention) =>
+    f.mentions.expressions.some((e) => n.start >= e.start && n.end <= e.end);
   const free = () => f.mentions.numbers.filter((n) => f.free(n));
-  const numeric = numericParams(params);
-  // A list parameter of numbers takes every number.
+  // A list parameter of numbers takes every number when there are several.
   for (const param of params.filter(
     (p) => p.type === "array" && typeOf((p.schema.items ?? {}) as JsonSchema) !== "string",
   )) {
     if (f.has(param) || enumValues(param).length > 0) continue;
     // Numbers joined by operators are an expression ("3*3"), not a list of values.
-    const inExpression = (n: NumberMention) =>
-      f.mentions.expressions.some((e) => n.start >= e.start && n.end <= e.end);
-    const all = free().filter((n) => !inExpression(n));
+    const all = free().filter((n) => !inExpression(n) && !n.words);
     // One number is not a list ("15% of my salary" names no data set), and a percentage among plain
     // numbers is a rate applied to them ("12.5% of 480"), not one more data point.
     const mixed = all.some((n) => n.percent) && !all.every((n) => n.percent);
-    if (all.length >= 2 && !mixed && all[0] && all.at(-1)) {
+    // Nor is it a list when another parameter's words claim one of the numbers ("from base 2 into base 10").
+    const claimed = all
+      .slice(0, MAX_ASSIGNED)
+      .some((n) => params.some((p) => p !== param && !f.has(p) && takesNumber(p) && numberCue(f, n, p)));
+    if (!claimed && all.length >= 2) {
+      if (mixed || !all[0]) continue;
       const span = { start: all[0].start, end: all.at(-1)?.end ?? all[0].end };
       f.set(
         param,
         all.map((n) => n.value),
         span,
         "list of numbers",
+        "list",
       );
     }
   }
-  // "6 months before", "3 weeks ago": a count back, for a parameter that takes negative amounts.
-  const place = (param: Param, n: NumberMention, how: string) => {
-    const back = BACKWARDS.test(f.text.slice(n.end));
-    const negative = back && typeof param.schema.minimum === "number" && param.schema.minimum < 0;
-    f.set(param, negative ? -n.value : n.value, n, negative ? `${how}, counted back` : how);
-  };
-  // Cues first: a percentage to a percent/rate parameter, "<n> years" to years, money to an amount.
-  for (const n of free()) {
-    if (!f.free(n)) continue;
-    const open = numeric.filter((p) => !f.has(p) && fitsNumber(p, n.value));
-    const byWord = open.find(
-      (p) => n.next && p.words.some((w) => w === n.next || `${w}s` === n.next || w === `${n.next}s`),
+  const open = params.filter((p) => !f.has(p) && takesNumber(p));
+  // A request's scalar values are in its first sentences; the numbers of pasted data are no candidates,
+  // and the bound keeps the assignment small on long text.
+  const numbers = free()
+    .filter((n) => !(inExpression(n) && f.mentions.expressions.some((e) => e.text.trim() !== n.text.trim())))
+    .slice(0, MAX_ASSIGNED);
+  // Order is the weakest cue: only to required parameters (or, for tools that require none, any), and
+  // never to a parameter with a shape of its own (a Unix timestamp is a long number).
+  const required = open.filter((p) => p.required);
+  const byOrder = (required.length > 0 ? required : open).filter(
+    (p) => opaqueKindsFor(p).length === 0 && p.type !== "array" && (p.type !== "string" || p.numeric),
+  );
+  const candidates: Candidate<NumberMention, Param>[] = [];
+  const scored = new Map<string, Scored>();
+  const plain = numbers.filter((n) => !n.percent);
+  for (const [i, n] of numbers.entries()) {
+    for (const [j, param] of open.entries()) {
+      const negative =
+        BACKWARDS.test(f.text.slice(n.end, n.end + 40)) &&
+        typeof param.schema.minimum === "number" &&
+        param.schema.minimum < 0;
+      if (!fitsNumber(param, negative ? -n.value : n.value)) continue;
+      let cue = numberCue(f, n, param);
+      const k = byOrder.indexOf(param);
+      // A number in words counts only what the schema names ("one month": an enum value "months").
+      const counts =
+        !n.words ||
+        params.some((p) =>
+          enumValues(p).some((v) => typeof v === "string" && (v === n.next || v === `${n.next}s`)),
+        );
+      if (!cue && k >= 0 && !n.percent && counts) {
+        // Nearer ranks weigh a little more: the order breaks a tie, never a cue.
+        const rank = plain.indexOf(n);
+        cue = { weight: CUE.order / (1 + Math.abs(rank - k)), how: "number", evidence: "order" };
+      }
+      if (!cue) continue;
+      candidates.push({ mention: n, param, weight: cue.weight });
+      scored.set(`${i}:${j}`, cue);
+    }
+  }
+  for (const c of assignBest(numbers, open, candidates)) {
+    const cue = scored.get(`${numbers.indexOf(c.mention)}:${open.indexOf(c.param)}`);
+    if (!cue) continue;
+    const negative =
+      BACKWARDS.test(f.text.slice(c.mention.end, c.mention.end + 40)) &&
+      typeof c.param.schema.minimum === "number" &&
+      c.param.schema.minimum < 0;
+    f.set(
+      c.param,
+      numberValue(c.param, c.mention, negative),
+      c.mention,
+      negative ? `${cue.how}, counted back` : cue.how,
+      cue.evidence,
     );
-    if (byWord) {
-      place(byWord, n, `number before "${n.next}"`);
-      continue;
-    }
-    const cue = cueFor(f.text, n, open);
-    if (cue) {
-      place(cue.param, n, cue.how);
-      continue;
-    }
-    if (n.percent) {
-      const rate = open.find((p) => /percent|rate|\bpct\b/.test(p.hint));
-      if (rate) place(rate, n, "percentage");
-      continue;
-    }
-    if (n.money) {
-      const amount = open.find((p) => /amount|principal|bill|price|total|cost|value/.test(p.name));
-      if (amount) place(amount, n, "money amount");
+  }
+}
+
+/** Words before a date that say it is where a range starts, or where it ends. */
+const STARTS = /\b(?:from|since|starting|start|between|after|begin(?:ning)?)\s*(?:on\s+)?$/i;
+const ENDS = /\b(?:to|until|till|through|and|end(?:ing)?|before|by)\s*(?:on\s+)?$/i;
+
+/** Dates to date parameters, all at once: "from"/"since" to a start, "to"/"until" to an end, else in order. */
+function placeDates(f: Filler, params: Param[]): void {
+  const dates = f.mentions.dates.filter((d) => f.free(d)).slice(0, MAX_ASSIGNED);
+  const candidates: Candidate<(typeof dates)[number], Param>[] = [];
+  const how = new Map<string, string>();
+  for (const [i, d] of dates.entries()) {
+    const before = f.text.slice(Math.max(0, d.start - 20), d.start);
+    for (const [j, param] of params.entries()) {
+      if (param.schema.pattern && !matchesPattern(param, d.value)) continue;
+      const isStart = param.words.some((w) => /^(?:start|from|since|begin)/.test(w));
+      const isEnd = param.words.some((w) => /^(?:end|to|until|finish)/.test(w));
+      let weight = CUE.order / (1 + Math.abs(i - j));
+      let why = "date";
+      if ((isStart && STARTS.test(before)) || (isEnd && ENDS.test(before))) {
+        weight += CUE.ownWord;
+        why = "date after a word that names it";
+      }
+      candidates.push({ mention: d, param, weight });
+      how.set(`${i}:${j}`, why);
     }
   }
-  // The rest in text order to the required numbers in schema order, then (only for tools that require
-  // none) to optional ones: a stray number never overrides a default the tool has no use for.
-  const required = numeric.filter((p) => p.required);
-  const targets = required.length > 0 ? required : numeric;
-  for (const n of free()) {
-    if (n.percent) continue;
-    // A counted noun after the number ("4 of us") is not the amount a required parameter wants.
-    if (PEOPLE.test(f.text.slice(n.end))) continue;
-    // A parameter with a shape of its own (a Unix timestamp is a long number) takes a bare number only
-    // by a cue word, never by order ("how many seconds in 3 hours" names no timestamp).
-    const param = targets.find((p) => !f.has(p) && fitsNumber(p, n.value) && opaqueKindsFor(p).length === 0);
-    if (param) place(param, n, "number");
-  }
+  for (const c of assignBest(dates, params, candidates))
+    f.set(
+      c.param,
+      c.mention.value,
+      c.mention,
+      how.get(`${dates.indexOf(c.mention)}:${params.indexOf(c.param)}`) ?? "date",
+      "shape",
+    );
 }
 
 const DATE_REFERENCE =
@@ -605,14 +763,15 @@ function unplacedNumbers(f: Filler, params: Param[]): MissingField[] {
   const open = numericParams(params).filter((p) => !f.has(p));
   const inExpression = (n: NumberMention) =>
     f.mentions.expressions.some((e) => n.start >= e.start && n.end <= e.end);
-  const left = f.mentions.numbers.filter((n) => f.free(n) && !inExpression(n));
+  // A number in words nobody took is usually no value ("one of the", "the two of us").
+  const left = f.mentions.numbers.filter((n) => f.free(n) && !inExpression(n) && !n.words);
   const missing: MissingField[] = [];
   for (const n of left) {
     const param = open.find((p) => fitsNumber(p, n.value) && !missing.some((m) => m.field === p.name));
     // Otherwise a value placed by its order alone may be the wrong one of the two ("round 3.14159 to 2
     // decimals" is not a conversion of 2).
     const byOrder = f.filled.find(
-      (v) => v.how === "number" && v.source === "query" && !missing.some((m) => m.field === v.field),
+      (v) => v.evidence === "order" && v.source === "query" && !missing.some((m) => m.field === v.field),
     );
     const field = param ?? params.find((p) => p.name === byOrder?.field);
     if (field)
@@ -628,9 +787,10 @@ function unplacedNumbers(f: Filler, params: Param[]): MissingField[] {
 function fillBooleans(f: Filler, params: Param[]): void {
   const lower = f.text.toLowerCase();
   for (const param of params.filter((p) => p.type === "boolean" && !f.has(p))) {
-    const phrase = param.words.join("[\\s_-]*");
+    const phrase = param.words.map(escapeRegExp).join("[\\s_-]*");
     const match = new RegExp(`\\b(no|not|without|don't)?\\s*${phrase}\\b`).exec(lower);
-    if (match) f.set(param, !match[1], { start: match.index, end: match.index + match[0].length }, "named");
+    if (match)
+      f.set(param, !match[1], { start: match.index, end: match.index + match[0].length }, "named", "flag");
   }
 }
 
@@ -670,13 +830,13 @@ function fillText(f: Filler, params: Param[]): void {
     if (f.has(param)) continue;
     const quoted = f.mentions.quoted.find((q) => f.free(q) && hasShape(param, q.text));
     if (quoted) {
-      f.set(param, quoted.text, quoted, "quoted");
+      f.set(param, quoted.text, quoted, "quoted", "quoted");
       continue;
     }
     if (!TEXT_NAMES.test(param.name)) continue;
     const blob = f.mentions.opaque.find((o) => f.free(o) && (o.kind === "base64" || o.kind === "hash"));
     if (blob) {
-      f.set(param, blob.value, blob, blob.kind);
+      f.set(param, blob.value, blob, blob.kind, "opaque");
       f.placedOpaque.push(blob.kind);
       continue;
     }
@@ -685,12 +845,12 @@ function fillText(f: Filler, params: Param[]): void {
     const tokens = f.mentions.tokens.filter((t) => f.free(t) && !namesEnumValue(params, t.text));
     const [token] = tokens;
     if (token && tokens.length === 1) {
-      f.set(param, token.text, token, "identifier or escaped text");
+      f.set(param, token.text, token, "identifier or escaped text", "shape");
       continue;
     }
     const trailing = f.mentions.trailing;
     if (trailing && f.free(trailing) && hasShape(param, trailing.text))
-      f.set(param, trailing.text, trailing, "text after the colon");
+      f.set(param, trailing.text, trailing, "text after the colon", "quoted");
   }
 }
 
@@ -708,19 +868,21 @@ export function fillArguments(
   query: string,
   schema: JsonSchema,
   supplied: Record<string, unknown> = {},
+  options: FillOptions = {},
 ): FillResult {
-  const params = paramsOf(schema);
+  const learned = learnFromExamples(options.examples);
+  const params = paramsOf(schema, learned);
   const f = new Filler(query);
   for (const [field, value] of Object.entries(supplied)) {
     f.args[field] = value;
-    f.filled.push({ field, value, source: "agent" });
+    f.filled.push({ field, value, source: "agent", evidence: "agent" });
   }
   fillOpaque(f, params);
   fillEnums(f, params);
+  fillPhrases(f, params, learned);
   fillTyped(f, params);
   const unplaced = fillZones(f, params);
   fillUnits(f, params);
-  fillBases(f, params);
   fillNumbers(f, params);
   fillBooleans(f, params);
   fillText(f, params);
@@ -739,7 +901,15 @@ export function fillArguments(
       .filter((p) => p.required && !(p.name in f.args) && !ambiguous.some((m) => m.field === p.name))
       .map((p) => ({ field: p.name, schema: p.schema, reason: "the request does not say" })),
   ];
-  return { arguments: f.args, filled: f.filled, missing, placedOpaque: f.placedOpaque };
+  const fromQuery = f.filled.filter((v) => v.source === "query");
+  return {
+    arguments: f.args,
+    filled: f.filled,
+    missing,
+    placedOpaque: f.placedOpaque,
+    confidence: fillConfidence(fromQuery.map((v) => v.evidence ?? "order")),
+    suggested: fromQuery,
+  };
 }
 
 /** One line asking for what is missing, in the words of the schema. */

@@ -1,6 +1,15 @@
 // Understanding a request beyond routing: the opaque values in it, the arguments a tool's schema can take
 // from it, and the separate intents it contains.
-export { type FilledValue, type FillResult, fillArguments, type MissingField, questionFor } from "./fill.ts";
+export { type Evidence, FILL_CONFIDENCE, FILL_CONFIDENCE_BAR, fillConfidence } from "./confidence.ts";
+export { type ExampleCall, learnFromExamples } from "./examples.ts";
+export {
+  type FilledValue,
+  type FillOptions,
+  type FillResult,
+  fillArguments,
+  type MissingField,
+  questionFor,
+} from "./fill.ts";
 export { findOpaqueValues, type OpaqueKind, type OpaqueValue, routingText } from "./opaque.ts";
 export { primaryValue, refersBack, splitIntents, substituteReference } from "./split.ts";
 export { findZones } from "./timezones.ts";

@@ -177,18 +177,31 @@ const TIP = {
   required: ["bill"],
 };
 
-test("counted people go to the people parameter; a number no parameter takes is asked about", () => {
-  assert.deepEqual(fillArguments("split a 120 bill 3 ways with a 20% tip", TIP).arguments, {
+/** How a made-up tip tool's values are phrased: its example calls teach the words around each value. */
+const TIP_EXAMPLES = {
+  examples: [
+    { query: "split a 90 dinner 4 ways", arguments: { bill: 90, people: 4 } },
+    { query: "a 15% tip on 60 between 3 of us", arguments: { bill: 60, tip_percent: 15, people: 3 } },
+  ],
+};
+
+test("counted people go to the people parameter, as the examples phrase them; a stray number is asked about", () => {
+  // Without examples nothing says what "3 ways" is: it is asked about, never put in by its order.
+  assert.deepEqual(
+    fillArguments("split a 120 bill 3 ways with a 20% tip", TIP).missing.map((m) => m.field),
+    ["people"],
+  );
+  assert.deepEqual(fillArguments("split a 120 bill 3 ways with a 20% tip", TIP, {}, TIP_EXAMPLES).arguments, {
     bill: 120,
     people: 3,
     tip_percent: 20,
   });
-  const between = fillArguments("split the bill between 4 of us with a 15% tip", TIP);
+  const between = fillArguments("split the bill between 4 of us with a 15% tip", TIP, {}, TIP_EXAMPLES);
   assert.deepEqual(
     between.missing.map((m) => m.field),
     ["bill"],
   );
-  const stray = fillArguments("the bill is 80 and we are 3", TIP);
+  const stray = fillArguments("the bill is 80 and we are 3", TIP, {}, TIP_EXAMPLES);
   assert.equal(stray.arguments.bill, 80);
   assert.deepEqual(
     stray.missing.map((m) => m.field),
@@ -313,7 +326,12 @@ test("a quantity in two units, or a number left over beside one placed by order,
     fillArguments("round 3.14159 to 2 decimals", bases).missing.map((m) => m.field),
     ["value"],
   );
-  assert.deepEqual(fillArguments("turn 101101 from base 2 into base 10", bases).arguments, {
+  const examples = [
+    { query: "convert 255 to binary", arguments: { value: "255", to_bases: [2] } },
+    { query: "what is 777 from base 8 in hex", arguments: { value: "777", from_base: 8, to_bases: [16] } },
+    { query: "write 42 into base 3", arguments: { value: "42", to_bases: [3] } },
+  ];
+  assert.deepEqual(fillArguments("turn 101101 from base 2 into base 10", bases, {}, { examples }).arguments, {
     from_base: 2,
     to_bases: [10],
     value: "101101",

@@ -4,6 +4,9 @@
 // request are answered one by one, a later one using an earlier one's result when it refers to it.
 import { type Tool, validateAgainstSchema } from "../../catalog/index.ts";
 import {
+  type Evidence,
+  FILL_CONFIDENCE_BAR,
+  type FilledValue,
   type FillResult,
   fillArguments,
   findOpaqueValues,
@@ -38,23 +41,18 @@ const CANDIDATES = 8;
 /** How far below the threshold a candidate may be when the evidence for it is exact (its arguments fit). */
 const EVIDENCE_MARGIN = 0.15;
 
-/** Values whose shape alone says what they are: placing one is evidence for the tool, unlike a bare number. */
-const TYPED_EVIDENCE = new Set([
-  "math expression",
-  "cron expression",
-  "version",
-  "colour",
-  "time of day",
-  "date and time",
-  "date",
-  // "<n> <unit> to <unit>": counted once, by its target unit.
-  "unit after 'to'",
-  // One of the tool's own enum values named ("uppercase", "md5", "business days").
-  "enum value named",
-]);
+/** Evidence whose shape alone says what a value is: placing one is evidence for the tool, unlike a bare number. */
+const TYPED_EVIDENCE: ReadonlySet<Evidence> = new Set(["shape", "enum"]);
 
 /** Placements any tool with a number or a string parameter could make: no evidence for one tool. */
-const WEAK_PLACEMENT = new Set(["number", "quoted", "text after the colon", "list of numbers"]);
+const WEAK_EVIDENCE: ReadonlySet<Evidence> = new Set(["order", "quoted", "list"]);
+
+/** The typed values a fill placed; a quantity with its two units counts once. */
+function typedValues(fill: FillResult): string[] {
+  const typed = fill.filled.filter((v) => v.evidence !== undefined && TYPED_EVIDENCE.has(v.evidence));
+  const units = fill.filled.some((v) => v.evidence === "units") ? ["quantity with units"] : [];
+  return [...typed.map((v) => v.how ?? v.evidence ?? ""), ...units];
+}
 
 /**
  * Whether a candidate's fill rests on more than bare numbers and quoted text that any tool could take.
@@ -66,7 +64,7 @@ function strongEvidence(candidate: Candidate, enums = true): boolean {
     candidate.fill.filled.some(
       (v) =>
         v.source === "agent" ||
-        (v.how !== undefined && !WEAK_PLACEMENT.has(v.how) && (enums || v.how !== "enum value named")),
+        (v.evidence !== undefined && !WEAK_EVIDENCE.has(v.evidence) && (enums || v.evidence !== "enum")),
     )
   );
 }
@@ -173,7 +171,7 @@ function weigh(
     exact = true;
     evidence.push(`takes the ${fill.placedOpaque.join(", ")} in the request`);
   }
-  const typed = fill.filled.filter((v) => v.how !== undefined && TYPED_EVIDENCE.has(v.how)).map((v) => v.how);
+  const typed = typedValues(fill);
   if (typed.length > 0) {
     adjusted += 0.08 * typed.length;
     evidence.push(`takes the ${typed.join(", ")} in the request`);
@@ -201,6 +199,24 @@ function failedQueryValues(tool: Tool, fill: FillResult): MissingField[] {
       ? [{ field, schema: props[field] ?? {}, reason: `"${String(fill.arguments[field])}" ${issue.message}` }]
       : [];
   });
+}
+
+/**
+ * A call the filler is not sure of (its confidence is under the bar) is proposed, not run: its least sure
+ * values are asked about, and the answer carries every value read as `suggested`, each with its span.
+ */
+function unsureValues(tool: Tool, fill: FillResult): MissingField[] {
+  if (fill.confidence >= FILL_CONFIDENCE_BAR) return [];
+  const unsure = fill.suggested.filter(
+    (v: FilledValue) =>
+      v.source === "query" && (v.evidence === undefined || v.evidence === "order" || v.evidence === "name"),
+  );
+  const asked = unsure.length > 0 ? unsure : fill.suggested;
+  return asked.map((v) => ({
+    field: v.field,
+    schema: (properties(tool)[v.field] ?? {}) as Record<string, unknown>,
+    reason: `read as ${JSON.stringify(v.value)}${v.span ? ` from "${v.span.text}"` : ""}, but not surely: confirm it`,
+  }));
 }
 
 async function answerOne(
@@ -239,7 +255,9 @@ async function answerOne(
         hit.score,
         matched,
         routed.threshold,
-        fillArguments(request.query, tool.inputSchema as Record<string, unknown>, supplied),
+        fillArguments(request.query, tool.inputSchema as Record<string, unknown>, supplied, {
+          ...(tool.exampleCalls ? { examples: tool.exampleCalls } : {}),
+        }),
         supplied,
       ),
     );
@@ -287,7 +305,11 @@ async function answerOne(
     agentFields.has(i.path.split(".")[0] ?? ""),
   );
   if (agentIssues.length > 0) return deps.run(tool, fill.arguments, steps);
-  let missing = [...fill.missing, ...(fill.missing.length === 0 ? failedQueryValues(tool, fill) : [])];
+  let missing = [
+    ...fill.missing,
+    ...(fill.missing.length === 0 ? failedQueryValues(tool, fill) : []),
+    ...(fill.missing.length === 0 ? unsureValues(tool, fill) : []),
+  ];
   if (missing.length > 0 && deps.ask) {
     const asked = await askForMissing(tool, fill.arguments, missing, deps.ask, steps);
     if ("arguments" in asked) return deps.run(tool, asked.arguments, steps);
@@ -299,6 +321,7 @@ async function answerOne(
       tool: tool.name,
       missing,
       question: questionFor(tool.name, missing),
+      ...(fill.suggested.length > 0 ? { suggested: fill.suggested, confidence: fill.confidence } : {}),
       steps,
     };
   return deps.run(tool, fill.arguments, steps);

@@ -104,5 +104,7 @@ export async function fillWithLlm(
     return offline.filled.find((v) => v.field === field) ?? { field, value, source: "query" };
   });
   const missing = offline.missing.filter((m) => !(m.field in args) || m.reason.startsWith("no time zone"));
-  return { arguments: args, filled, missing, placedOpaque: offline.placedOpaque };
+  // The LLM's values passed the schema: the call is as sure as the configured model, not the offline reader.
+  const suggested = filled.filter((v) => v.source !== "agent");
+  return { arguments: args, filled, missing, placedOpaque: offline.placedOpaque, confidence: 1, suggested };
 }

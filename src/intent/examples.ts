@@ -1,0 +1,103 @@
+// What a tool's example calls teach about how its values are phrased. Each example call pairs a request
+// with the arguments it means; every argument value is looked for in the request. A value written there
+// ("26.2" in "how many kilometres is 26.2 miles") teaches the words around it (the cue words of that
+// parameter); a value not written there (12 for "compounded monthly", 2 for "binary") teaches the words
+// only that example has as a phrase for the value. Any catalog's examples teach the same way.
+import { findNumbers } from "./recognisers/numbers.ts";
+
+export interface ExampleCall {
+  query?: string;
+  arguments: Record<string, unknown>;
+}
+
+/** Words too common to say anything about the value next to them. */
+const FILLER = new Set("a an the is are was what what's me my i please it this that and or".split(" "));
+
+export interface LearnedCues {
+  /** Parameters of type string that the examples gave a number (an integer written as text). */
+  numeric: Set<string>;
+  /** Per parameter: words seen right before its value (up to two back) and right after it. */
+  before: Map<string, Set<string>>;
+  after: Map<string, Set<string>>;
+  /** Phrases that stood for a value not written in the request. */
+  phrases: { param: string; phrase: string; value: unknown }[];
+}
+
+const STOP = new Set(
+  "a an the of to in into on at for from by with is are was what what's whats how much many me my i please and or than it this that as be".split(
+    " ",
+  ),
+);
+
+const wordsOf = (text: string) =>
+  [...text.toLowerCase().matchAll(/[a-z][a-z']*/g)].map((m) => ({
+    word: m[0],
+    start: m.index,
+    end: m.index + m[0].length,
+  }));
+
+function add(map: Map<string, Set<string>>, key: string, word: string): void {
+  if (!word) return;
+  const set = map.get(key) ?? new Set<string>();
+  set.add(word);
+  map.set(key, set);
+}
+
+/** The spans where a value is written in a request, or none. */
+function spansOf(query: string, value: unknown): { start: number; end: number }[] {
+  if (typeof value === "number")
+    return findNumbers(query).filter((n) => n.value === value || n.value === Math.abs(value));
+  if (typeof value === "string" && /^-?\d+(?:\.\d+)?$/.test(value))
+    return findNumbers(query).filter((n) => n.text.trim() === value);
+  if (typeof value === "string" && value.length > 0) {
+    const at = query.toLowerCase().indexOf(value.toLowerCase());
+    return at >= 0 ? [{ start: at, end: at + value.length }] : [];
+  }
+  return [];
+}
+
+export function learnFromExamples(calls: readonly ExampleCall[] | undefined): LearnedCues {
+  const learned: LearnedCues = { numeric: new Set(), before: new Map(), after: new Map(), phrases: [] };
+  const withQuery = (calls ?? []).filter(
+    (c): c is ExampleCall & { query: string } => typeof c.query === "string",
+  );
+  for (const call of withQuery) {
+    const words = wordsOf(call.query);
+    const covered: { start: number; end: number }[] = [];
+    const unwritten: [string, unknown][] = [];
+    for (const [param, raw] of Object.entries(call.arguments)) {
+      for (const value of Array.isArray(raw) ? raw : [raw]) {
+        const spans = spansOf(call.query, value);
+        if (spans.length === 0) {
+          // Strings are matched by their own words (enum values, names); numbers and flags need a phrase.
+          if (typeof value !== "string") unwritten.push([param, value]);
+          continue;
+        }
+        if (typeof value === "string" && /^-?\d+$/.test(value)) learned.numeric.add(param);
+        for (const span of spans) {
+          covered.push(span);
+          const before = words.filter((w) => w.end <= span.start).slice(-2);
+          for (const w of before) if (!FILLER.has(w.word)) add(learned.before, param, w.word);
+          const after = words.find((w) => w.start >= span.end);
+          if (after && !FILLER.has(after.word)) add(learned.after, param, after.word);
+        }
+      }
+    }
+    // A value not written is phrased by the words only this example has among the tool's examples where
+    // the parameter has another value or none.
+    for (const [param, value] of unwritten) {
+      // Only a contrast teaches a phrase: with no other example, every word of this one would be one.
+      if (withQuery.length < 2) continue;
+      const others = withQuery.filter(
+        (c) => c !== call && JSON.stringify(c.arguments[param]) !== JSON.stringify(call.arguments[param]),
+      );
+      const elsewhere = new Set(others.flatMap((c) => wordsOf(c.query).map((w) => w.word)));
+      for (const w of words) {
+        if (STOP.has(w.word) || elsewhere.has(w.word) || w.word.length < 3) continue;
+        if (covered.some((c) => w.start < c.end && w.end > c.start)) continue;
+        learned.phrases.push({ param, phrase: w.word, value });
+      }
+    }
+  }
+  return learned;
+}

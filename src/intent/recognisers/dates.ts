@@ -1,0 +1,52 @@
+// Calendar dates in a request: ISO dates ("2024-01-31"), "today", and dates in words ("July 20 1969",
+// "31 January 2024", "Jan 5th, 2024"), each as YYYY-MM-DD. Dates in words are read by chrono-node (MIT, no
+// dependencies, the maintained reader of English dates); only dates whose day, month and year are all
+// stated are kept, so the value never depends on the clock of the machine that reads it.
+import * as chrono from "chrono-node";
+import { allMatches, type Mention } from "./span.ts";
+
+export interface DateMention extends Mention {
+  /** YYYY-MM-DD, or "today". */
+  value: string;
+}
+
+/** chrono reads a bounded window: past it a request is pasted data, not a sentence that names a date. */
+const WORDS_WINDOW = 2_000;
+
+const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+
+export function findDates(text: string): DateMention[] {
+  const iso = allMatches(text, /\b(\d{4}-\d{2}-\d{2})\b|\b(today)\b/gi, -1).map((m) => ({
+    ...m,
+    value: m.text.toLowerCase() === "today" ? "today" : m.text,
+  }));
+  const taken = (start: number, end: number) => iso.some((d) => start < d.end && end > d.start);
+  const words: DateMention[] = [];
+  // Only text with a month name or an ordinal day can hold a date in words; most requests skip chrono.
+  const window = text.slice(0, WORDS_WINDOW);
+  if (
+    /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s|\d(?:st|nd|rd|th)\b/i.test(window)
+  ) {
+    for (const result of chrono.strict.parse(window)) {
+      // A range ("Jan 5 to March 31, 2024") is two dates: each keeps its own part of the span.
+      const joint = result.end ? /\s*(?:to|until|till|through|and|-|–)\s*/.exec(result.text) : null;
+      const parts: [chrono.ParsedComponents, number, string][] = joint
+        ? [
+            [result.start, result.index, result.text.slice(0, joint.index)],
+            [
+              result.end as chrono.ParsedComponents,
+              result.index + joint.index + joint[0].length,
+              result.text.slice(joint.index + joint[0].length),
+            ],
+          ]
+        : [[result.start, result.index, result.text]];
+      for (const [date, from, said] of parts) {
+        if (!(date.isCertain("year") && date.isCertain("month") && date.isCertain("day"))) continue;
+        if (taken(from, from + said.length)) continue;
+        const value = `${pad(date.get("year") ?? 0, 4)}-${pad(date.get("month") ?? 0)}-${pad(date.get("day") ?? 0)}`;
+        words.push({ start: from, end: from + said.length, text: said, value });
+      }
+    }
+  }
+  return [...iso, ...words].sort((a, b) => a.start - b.start);
+}

@@ -1,0 +1,89 @@
+// Numbers in a request, in digits or in words, with what the words around them say: the word before and
+// after (cues for a parameter), a percent sign, a currency. A letter after the digits ("5m", "300K") is a
+// unit, not a multiplier, unless the number is money ("$5m", "300k euros"); "million" always multiplies.
+import { findNumberWords } from "./number-words.ts";
+import { type Mention, wordAfter, wordBefore } from "./span.ts";
+
+export interface NumberMention extends Mention {
+  value: number;
+  /** The word right after the number ("years", "people", "percent"), lower case. */
+  next: string;
+  /** The word right before it ("from", "to", "by"), lower case. */
+  previous: string;
+  percent: boolean;
+  money: boolean;
+  /** Written in words ("twelve"): weaker evidence than digits ("one" is often no quantity). */
+  words: boolean;
+}
+
+const CURRENCY_WORD = /^(?:usd|eur|gbp|jpy|chf|cad|aud|inr|dollars?|euros?|pounds?|bucks|quid|yen|rupees?)$/;
+/** Nouns that make a number money, for reading its letter as a multiplier ("a 300k loan"). */
+const MONEY_NOUN =
+  /^(?:loan|mortgage|salary|budget|revenue|price|income|deposit|investment|debt|bonus|raise|rent)s?$/;
+const MONEY_SCALE: Record<string, number> = { k: 1e3, m: 1e6, mm: 1e6, bn: 1e9, b: 1e9 };
+const WORD_SCALE: Record<string, number> = { thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12 };
+
+function describe(
+  text: string,
+  m: Mention & { value: number },
+  words: boolean,
+  currency: boolean,
+  percentSign = false,
+): NumberMention {
+  const next = wordAfter(text, m.end);
+  const percent = percentSign || next === "percent" || next === "pct";
+  return {
+    ...m,
+    next,
+    previous: wordBefore(text, m.start),
+    percent,
+    money: currency || CURRENCY_WORD.test(next),
+    words,
+  };
+}
+
+export function findNumbers(text: string): NumberMention[] {
+  const out: NumberMention[] = [];
+  const pattern =
+    /(?<![\w.#])([$€£¥])?(-?\d+(?:,\d{3})*(?:\.\d+)?)(?:\s?(k|mm|m|bn|b)\b|\s+(thousand|million|billion|trillion)\b)?(\s*%)?/gi;
+  for (const match of text.matchAll(pattern)) {
+    const [whole, symbol, digits = "", letter, scaleWord, percentSign] = match;
+    let value = Number(digits.replace(/,/g, ""));
+    const after = wordAfter(text, match.index + whole.length);
+    const money = Boolean(symbol) || CURRENCY_WORD.test(after);
+    let end = match.index + whole.length;
+    if (letter) {
+      const factor = MONEY_SCALE[letter.toLowerCase()];
+      // Only money takes a letter as a multiplier: "5m" and "a 30m walk" are metres or minutes, "300K"
+      // kelvin. A lower-case "k" is thousands unless a unit follows ("5k run" is 5 km, read as 5).
+      const thousands = letter === "k" && !/^(?:run|race|walk|m|km)$/.test(after);
+      if ((money || MONEY_NOUN.test(after) || thousands || letter.toLowerCase() === "bn") && factor)
+        value *= factor;
+      else end = match.index + (symbol?.length ?? 0) + digits.length;
+    }
+    if (scaleWord) value *= WORD_SCALE[scaleWord.toLowerCase()] ?? 1;
+    const span = { start: match.index, end, text: text.slice(match.index, end), value };
+    out.push(describe(text, span, false, money, Boolean(percentSign) && !letter));
+  }
+  // Integers with a base prefix ("0xff", "0b1010", "0o17"): one number, whose text is the literal.
+  for (const match of text.matchAll(/(?<![\w.])0(?:x[0-9a-f]+|b[01]+|o[0-7]+)(?![\w.])/gi)) {
+    const literal = match[0];
+    const value = Number(literal.toLowerCase());
+    const at = out.findIndex((n) => n.start === match.index);
+    if (at >= 0) out.splice(at, 1);
+    out.push(
+      describe(
+        text,
+        { start: match.index, end: match.index + literal.length, text: literal, value },
+        false,
+        false,
+      ),
+    );
+  }
+  const taken = (s: number, e: number) => out.some((n) => s < n.end && e > n.start);
+  for (const w of findNumberWords(text)) {
+    if (taken(w.start, w.end)) continue;
+    out.push(describe(text, w, true, false));
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
