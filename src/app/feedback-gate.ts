@@ -28,6 +28,14 @@ export interface FeedbackPair {
   tool: string;
 }
 
+/** A (query, tool) pair some agent keys voted for, and how many distinct keys it needs. */
+export interface PendingVote {
+  query: string;
+  tool: string;
+  voters: string[];
+  needed: number;
+}
+
 export interface FeedbackOutcome {
   /** Pairs taken in: learned now or counted as a vote. */
   recorded: number;
@@ -98,6 +106,12 @@ export class FeedbackGate {
       learn,
       outcome: { ...outcome, recorded: ballots.length, learned: ballots.length - pending, pending },
     };
+  }
+
+  /** The votes still waiting for a quorum, oldest first. */
+  async pending(): Promise<PendingVote[]> {
+    const current = await this.#store.readJson(VOTES_KEY, votesSchema);
+    return (current?.votes ?? []).map((vote) => ({ ...vote, needed: this.#quorum }));
   }
 
   #teachable(

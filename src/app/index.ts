@@ -20,7 +20,7 @@ export {
   switchboardConfigSchema,
 } from "./config.ts";
 export type { ContextSaved } from "./context.ts";
-export type { FeedbackOutcome, Voter } from "./feedback-gate.ts";
+export type { FeedbackOutcome, PendingVote, Voter } from "./feedback-gate.ts";
 export { formatDefinition, providerToolName, strictSchema } from "./formats.ts";
 export { callMatches, callsMatch, type MadeCall } from "./function-eval/ast-match.ts";
 export {
@@ -55,6 +55,7 @@ export {
   executeResponseSchema,
   executionsResponseSchema,
   feedbackResponseSchema,
+  feedbackVotesResponseSchema,
   inspectResponseSchema,
   routeAndExecuteResponseSchema,
   routeResponseSchema,
@@ -62,6 +63,7 @@ export {
   toolListResponseSchema,
   toolResponseSchema,
   toolViewResponseSchema,
+  whoamiResponseSchema,
 } from "./responses.ts";
 export { MAX_ANSWER_CHARS } from "./route-and-execute/ask.ts";
 export {
@@ -72,6 +74,13 @@ export {
   summarise,
   type Verdict,
 } from "./route-and-execute/evaluate.ts";
+export {
+  MAX_EVAL_QUERIES,
+  type RouteEvaluation,
+  type RouteEvaluationRequest,
+  routeEvaluationRequestSchema,
+  routeEvaluationResponseSchema,
+} from "./route-evaluation.ts";
 export { checkTool, inspectUrl, type StandaloneOptions } from "./standalone.ts";
 export { type OpenOptions, openSwitchboard } from "./switchboard.ts";
 export {

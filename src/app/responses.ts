@@ -227,6 +227,23 @@ export const breakersResponseSchema = z.object({
       tool: z.string(),
       provider: z.string().meta({ description: PROVIDER_DESCRIPTION }),
       state: z.enum(["closed", "open", "half_open", "isolated"]),
+      since: z.number().meta({ description: "When the breaker entered this state (ms since the epoch)" }),
+    }),
+  ),
+});
+
+export const whoamiResponseSchema = z.object({
+  role: z.enum(["agent", "maintainer"]),
+  id: z.string().meta({ description: "The key's role and position (maintainer#0), or local without keys" }),
+});
+
+export const feedbackVotesResponseSchema = z.object({
+  votes: z.array(
+    z.object({
+      query: z.string(),
+      tool: z.string(),
+      voters: z.array(z.string()).meta({ description: "Key ids (role and position) that sent the pair" }),
+      needed: z.number().int().meta({ description: "Distinct agent keys the pair needs to be learned" }),
     }),
   ),
 });

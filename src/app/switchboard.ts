@@ -54,6 +54,13 @@ import {
   type ToolCall,
 } from "./requests.ts";
 import { answerRequest } from "./route-and-execute/answer.ts";
+import {
+  evaluateRouting,
+  MAX_EVAL_QUERIES,
+  type RouteEvaluation,
+  type RouteEvaluationRequest,
+  readCatalogLabelledSet,
+} from "./route-evaluation.ts";
 import { openScaleOut, storeProblem } from "./scale-out.ts";
 import { recordToolSpan } from "./tracing.ts";
 import {
@@ -449,6 +456,25 @@ export async function openSwitchboard(
     }
   }
 
+  /** Straight to the router, so an evaluation's queries stay out of the service's route metrics. */
+  async function evaluate(request: RouteEvaluationRequest): Promise<RouteEvaluation> {
+    let queries = request.queries;
+    if (request.set === "catalog") {
+      const labelled = await readCatalogLabelledSet(config.catalog);
+      if (!labelled)
+        throw new AppError(
+          "not_found",
+          "this catalog has no labelled queries (eval/queries.jsonl in its folder)",
+        );
+      queries = labelled.slice(0, MAX_EVAL_QUERIES).map((q) => ({ query: q.query, tools: q.tools ?? [] }));
+    }
+    const { router } = await index();
+    const report = await evaluateRouting(queries ?? [], request.topK, (query, topK) =>
+      router.route(query, { topK }),
+    );
+    return { set: request.set, ...report };
+  }
+
   async function ready(): Promise<ReadyReport> {
     const { router, seeded } = await index();
     return { tools: registry.list().length, index: { ...router.report, seeded } };
@@ -471,6 +497,8 @@ export async function openSwitchboard(
       await indexing;
     },
     feedback,
+    feedbackVotes: () => feedbackGate.pending().catch((error) => Promise.reject(storeProblem(error))),
+    evaluateRouting: evaluate,
     inspect,
     executions: () => dispatcher.executions(),
     breakers: () => dispatcher.breakers(),

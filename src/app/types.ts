@@ -5,7 +5,7 @@ import type { CallResult } from "../dispatch/index.ts";
 import type { FilledValue, MissingField, OpaqueKind } from "../intent/index.ts";
 import type { SynthesisIssue, SynthesisStage, TestRun } from "../synth/index.ts";
 import type { ContextSaved } from "./context.ts";
-import type { FeedbackOutcome, Voter } from "./feedback-gate.ts";
+import type { FeedbackOutcome, PendingVote, Voter } from "./feedback-gate.ts";
 import type { Metrics } from "./metrics.ts";
 import type {
   DefinitionFormat,
@@ -15,6 +15,7 @@ import type {
   SynthesizeRequest,
   ToolCall,
 } from "./requests.ts";
+import type { RouteEvaluation, RouteEvaluationRequest } from "./route-evaluation.ts";
 import type { StoresHealth } from "./scale-out.ts";
 
 export interface RoutedTool {
@@ -159,6 +160,10 @@ export interface Switchboard {
   deleteTool(name: string): Promise<void>;
   /** Learned at once from a maintainer, as one vote from an agent key (see feedback-gate.ts). */
   feedback(pairs: FeedbackPair[], voter: Voter): Promise<FeedbackOutcome>;
+  /** Agent keys' feedback votes still short of the quorum, oldest first. */
+  feedbackVotes(): Promise<PendingVote[]>;
+  /** Routes labelled queries (the catalog's own set, or the request's) and measures how well it went. */
+  evaluateRouting(request: RouteEvaluationRequest): Promise<RouteEvaluation>;
   /** Loads a page statically and in the browser and reports whether it is static or dynamic. */
   inspect(request: InspectRequest): Promise<InspectReport>;
   executions(): unknown[];

@@ -36,9 +36,11 @@ export interface BreakerInfo {
   tool: string;
   provider: string;
   state: BreakerStateName;
+  /** When it entered that state (ms since the epoch). */
+  since: number;
 }
 
-export interface BreakerChange extends BreakerInfo {}
+export type BreakerChange = Omit<BreakerInfo, "since">;
 
 /** A provider's circuit, with what the registry and the provenance of results need to name it. */
 export class ProviderBreaker {
@@ -155,13 +157,15 @@ export class BreakerRegistry {
       tool: b.tool,
       provider: b.provider,
       state: b.state,
+      since: b.circuit.changedAt,
     }));
     const restored = Object.entries(this.#restored)
       .filter(([key]) => !this.#breakers.has(key))
       .map(([, r]) => {
         const snapshot = snapshotSchema.safeParse(r.snapshot);
         const state = snapshot.success ? snapshot.data.state : CircuitState.Open;
-        return { tool: r.tool, provider: r.provider, state: stateNames[state] };
+        const since = snapshot.success ? snapshot.data.openedAt : 0;
+        return { tool: r.tool, provider: r.provider, state: stateNames[state], since };
       });
     return [...live, ...restored];
   }

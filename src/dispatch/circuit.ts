@@ -36,6 +36,8 @@ export class CircuitBreaker {
   readonly #listeners: ((state: CircuitState) => void)[] = [];
   #state: CircuitState = CircuitState.Closed;
   #openedAt = 0;
+  /** When the circuit entered its current state (ms since the epoch), for operators. */
+  #changedAt = Date.now();
   #probing = 0;
   #probeSuccesses = 0;
   #holds = 0;
@@ -53,12 +55,17 @@ export class CircuitBreaker {
             ? CircuitState.Closed
             : state;
       this.#openedAt = snapshot.openedAt;
+      if (this.#state === CircuitState.Open) this.#changedAt = snapshot.openedAt;
       strategy.state = snapshot.strategy;
     }
   }
 
   get state(): CircuitState {
     return this.#state;
+  }
+
+  get changedAt(): number {
+    return this.#changedAt;
   }
 
   onStateChange(listener: (state: CircuitState) => void): void {
@@ -141,6 +148,7 @@ export class CircuitBreaker {
 
   #change(state: CircuitState): void {
     this.#state = state;
+    this.#changedAt = Date.now();
     for (const listener of this.#listeners) listener(state);
   }
 }

@@ -10,10 +10,13 @@ import {
   executionsResponseSchema,
   feedbackRequestSchema,
   feedbackResponseSchema,
+  feedbackVotesResponseSchema,
   inspectRequestSchema,
   inspectResponseSchema,
   routeAndExecuteRequestSchema,
   routeAndExecuteResponseSchema,
+  routeEvaluationRequestSchema,
+  routeEvaluationResponseSchema,
   routeRequestSchema,
   routeResponseSchema,
   type Switchboard,
@@ -23,6 +26,7 @@ import {
   toolResponseSchema,
   toolSchema,
   toolViewResponseSchema,
+  whoamiResponseSchema,
 } from "../app/index.ts";
 import type { Access, Caller } from "./auth.ts";
 import { breakerView, callResultView, executionView, routeAndExecuteView, toolView } from "./views.ts";
@@ -271,5 +275,37 @@ export const apiRoutes: ApiRoute[] = [
         breakerView(caller.role, breaker),
       ),
     }),
+  }),
+  route({
+    method: "GET",
+    path: "/v1/whoami",
+    access: "agent",
+    readOnly: true,
+    summary:
+      "The calling key's role and id (local without keys): what a client such as the console may offer",
+    response: whoamiResponseSchema,
+    handle: async ({ caller }) => ({ role: caller.role, id: caller.id }),
+  }),
+  route({
+    method: "GET",
+    path: "/v1/feedback/votes",
+    access: "maintainer",
+    readOnly: true,
+    summary: "Agent keys' feedback votes still short of the quorum, oldest first",
+    response: feedbackVotesResponseSchema,
+    handle: async ({ app }) => ({ votes: await app.feedbackVotes() }),
+  }),
+  route({
+    method: "POST",
+    path: "/v1/eval",
+    access: "maintainer",
+    // It changes nothing, but it routes up to a thousand queries: counted before it runs, like a write.
+    summary:
+      "Route labelled queries (the catalog's own set or up to 1000 sent) and report hit@1, recall@K, no-tool " +
+      "AUROC, the score distributions and the most confused pairs of tools",
+    body: routeEvaluationRequestSchema,
+    response: routeEvaluationResponseSchema,
+    errors: { 404: { description: "set catalog: this catalog ships no labelled queries" } },
+    handle: ({ app, body }) => app.evaluateRouting(body),
   }),
 ];
