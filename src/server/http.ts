@@ -11,6 +11,7 @@ import Fastify, { type FastifyReply, type FastifyRequest, LogController } from "
 import { LRUCache } from "lru-cache";
 import { connectRedis, type Switchboard, startRedis } from "../app/index.ts";
 import { type Logger, VERSION } from "../config/index.ts";
+import { consolePlugin } from "../console/index.ts";
 import { type Access, AuthError, Authenticator, type Caller, type Keys } from "./auth.ts";
 import { Drain } from "./drain.ts";
 import { createMcpServer } from "./mcp.ts";
@@ -241,6 +242,8 @@ export async function createHttpServer(options: HttpServerOptions) {
     const ready = readyApp();
     return reply.type(ready.metrics.contentType).send(await ready.metrics.text());
   });
+  // The maintainer console: static files only; it acts through the API below like any client.
+  await server.register(consolePlugin);
   const document = openApiDocument(apiRoutes, VERSION);
   server.get("/openapi.json", async () => document);
 

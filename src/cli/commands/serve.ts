@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ReadyReport, Switchboard } from "../../app/index.ts";
 import { ConfigError, createLogger, readEnv } from "../../config/index.ts";
+import { CONSOLE_PATH } from "../../console/index.ts";
 import { parseCommand } from "../args.ts";
 import { keepInspectorClosed } from "../inspector-signal.ts";
 import { loadApp, loadServer } from "../load.ts";
@@ -14,7 +15,7 @@ Usage:
 Starts the HTTP service (API under /v1, MCP at /mcp, /openapi.json, /healthz, /readyz, /metrics). It binds
 the port first and prints "switchboard listening on http://HOST:PORT" on stdout (a busy port is one error,
 at once), then opens the index, the one \`switchboard index\`, \`route\` and \`calibrate\` use for the same
-catalog and data folder, and prints "ready on http://HOST:PORT (N tools, index …)"; /readyz turns 200 then.
+catalog and data folder, and prints "ready on http://HOST:PORT (N tools, index …); console http://HOST:PORT/console"; /readyz turns 200 then.
 The bundled catalog starts from its shipped index; another catalog is embedded on first start, with a
 progress bar, and loaded warm afterwards. Logs go to stderr: readable lines on a terminal, JSON elsewhere
 (SWITCHBOARD_LOG_FORMAT=json|pretty). SIGTERM or SIGINT stop it gracefully: no new requests (503
@@ -132,7 +133,9 @@ export const command: Command = {
       progress.stop();
     }
     logger.info({ tools: ready.tools, index: ready.index }, "ready");
-    process.stdout.write(`ready on ${address} (${ready.tools} tools, ${describeIndex(ready.index)})\n`);
+    process.stdout.write(
+      `ready on ${address} (${ready.tools} tools, ${describeIndex(ready.index)}); console ${address}${CONSOLE_PATH}\n`,
+    );
     opened.resolve(app);
 
     const signal = await new Promise<NodeJS.Signals>((resolve) => {
