@@ -1,14 +1,24 @@
 // Bearer API keys with two roles. Agents route, execute and give feedback; maintainers may also change the
 // catalog and synthesize tools. Keys come only from the environment and are never logged.
-import { timingSafeEqual } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
 
 export type Role = "agent" | "maintainer";
 export type Access = "public" | Role;
 
 export interface Caller {
   role: Role;
-  /** Rate-limit bucket: the key's position, never the key itself, so it cannot leak into logs. */
+  /**
+   * The key's stable id: its role and a fingerprint of the key (agent:1a2b3c4d5e6f), never the key itself,
+   * so it cannot leak into logs. It names the key's rate-limit bucket, sessions, executions and the private
+   * tools synthesized for it; a fingerprint rather than the key's position keeps all of that with the key
+   * when the operator reorders or adds keys, across restarts.
+   */
   id: string;
+}
+
+/** A key's id: its role and the first 48 bits of its SHA-256, enough to tell an operator's keys apart. */
+export function keyId(role: Role, key: string): string {
+  return `${role}:${createHash("sha256").update(key).digest("hex").slice(0, 12)}`;
 }
 
 export interface Keys {
@@ -70,9 +80,9 @@ export class Authenticator {
       throw new AuthError(401, "malformed Authorization header: expected 'Bearer <key>'", "invalid_request");
     const key = match[1];
     const m = this.#keys.maintainer.findIndex((k) => sameKey(k, key));
-    if (m !== -1) return { role: "maintainer", id: `maintainer#${m}` };
+    if (m !== -1) return { role: "maintainer", id: keyId("maintainer", key) };
     const a = this.#keys.agent.findIndex((k) => sameKey(k, key));
-    if (a !== -1) return { role: "agent", id: `agent#${a}` };
+    if (a !== -1) return { role: "agent", id: keyId("agent", key) };
     throw new AuthError(401, "unknown API key", "invalid_token");
   }
 

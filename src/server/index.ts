@@ -1,4 +1,4 @@
-export { type Access, Authenticator, type Caller, type Keys, type Role } from "./auth.ts";
+export { type Access, Authenticator, type Caller, type Keys, keyId, type Role } from "./auth.ts";
 export {
   BODY_LIMIT_BYTES,
   createHttpServer,

@@ -9,6 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { down, up } from "../../scripts/services.ts";
 import { connectRedis, sessionRedisKey, startRedis } from "../../src/hot-state/index.ts";
+import { keyId } from "../../src/server/index.ts";
 import { writeCatalog } from "../server/harness.ts";
 import {
   type Cluster,
@@ -156,12 +157,12 @@ describe("session contexts across replicas sharing Redis", { skip: skipWithoutSe
     try {
       await callTool("remember_note", { note: "over MCP" });
       assert.deepEqual(await callTool("recall_note"), { note: "over MCP" });
-      // Scoped as the MCP server scopes it: the key's id (the first agent key), then the MCP session id.
+      // Scoped as the MCP server scopes it: the key's id (its fingerprint), then the MCP session id.
       const mcpSession = (client.transport as StreamableHTTPClientTransport | undefined)?.sessionId;
       const redis = connectRedis(cluster.urls.redisUrl);
       await startRedis(redis);
       try {
-        const stored = await redis.hgetall(sessionRedisKey(`agent#0/mcp:${mcpSession}`));
+        const stored = await redis.hgetall(sessionRedisKey(`${keyId("agent", agent)}/mcp:${mcpSession}`));
         assert.deepEqual(stored, { '"note"': '"over MCP"' });
       } finally {
         redis.disconnect();

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { keyId } from "../../src/server/index.ts";
 import { call, type Service, startService, writeCatalog } from "./harness.ts";
 
 const MAINTAINER = "maint-cross-1";
@@ -128,7 +129,7 @@ describe("call ids", () => {
       "a routed call is the key's own",
     );
     const all = (await call(service, "GET", "/v1/executions", { key: MAINTAINER })).body.executions;
-    assert.ok(all.some((e: { id: string }) => e.id === "agent#2/carol-only"));
+    assert.ok(all.some((e: { id: string }) => e.id === `${keyId("agent", CAROL)}/carol-only`));
   });
 });
 
