@@ -34,6 +34,18 @@ export const switchboardConfigSchema = z.strictObject({
     .default({ mcpCommands: [], egressAllow: [], toolSecrets: [] }),
   /** Distinct agent keys that must send a feedback pair before it teaches the router (see feedback-gate.ts). */
   feedbackQuorum: z.number().int().min(1).default(3),
+  /**
+   * Synthesis for agent keys (route-and-execute when nothing matches): "private" writes a tool only that
+   * key may use, pending a maintainer's promotion, at most `perHour` per key; "off" never writes one.
+   */
+  agentSynthesis: z
+    .strictObject({
+      mode: z.enum(["off", "private"]).default("private"),
+      perHour: z.number().int().min(1).max(1000).default(10),
+      /** Pending tools per key: a key at the bound gets no new one until a maintainer reviews its others. */
+      maxPending: z.number().int().min(1).max(1000).default(20),
+    })
+    .default({ mode: "private", perHour: 10, maxPending: 20 }),
   /** The browser capability: another Chromium than the packaged one. */
   browser: z.strictObject({ chromium: z.string().min(1).optional() }).default({}),
 });
@@ -80,6 +92,10 @@ export function configFrom(env: Env, overrides: ConfigOverrides = {}): Switchboa
       toolSecrets: env.SWITCHBOARD_TOOL_SECRETS,
     },
     feedbackQuorum: env.SWITCHBOARD_FEEDBACK_QUORUM,
+    agentSynthesis: {
+      mode: env.SWITCHBOARD_AGENT_SYNTHESIS,
+      perHour: env.SWITCHBOARD_AGENT_SYNTHESIS_PER_HOUR,
+    },
     browser: {
       ...(env.SWITCHBOARD_CHROMIUM ? { chromium: env.SWITCHBOARD_CHROMIUM } : {}),
     },

@@ -20,6 +20,7 @@ export {
   switchboardConfigSchema,
 } from "./config.ts";
 export type { ContextSaved } from "./context.ts";
+export { EXECUTIONS_PER_KEY, type ExecutionFilter } from "./execution-history.ts";
 export type { FeedbackOutcome, PendingVote, Voter } from "./feedback-gate.ts";
 export { formatDefinition, providerToolName, strictSchema } from "./formats.ts";
 export { callMatches, callsMatch, type MadeCall } from "./function-eval/ast-match.ts";
@@ -53,14 +54,20 @@ export {
   deletedResponseSchema,
   errorResponseSchema,
   executeResponseSchema,
+  executionsQuerySchema,
   executionsResponseSchema,
   feedbackResponseSchema,
   feedbackVotesResponseSchema,
   inspectResponseSchema,
+  promoteResponseSchema,
   routeAndExecuteResponseSchema,
   routeResponseSchema,
   synthesisResponseSchema,
+  type ToolListing,
+  toolListingSchema,
+  toolListQuerySchema,
   toolListResponseSchema,
+  toolProvenanceSchema,
   toolResponseSchema,
   toolViewResponseSchema,
   whoamiResponseSchema,
@@ -83,6 +90,7 @@ export {
 } from "./route-evaluation.ts";
 export { checkTool, inspectUrl, type StandaloneOptions } from "./standalone.ts";
 export { type OpenOptions, openSwitchboard } from "./switchboard.ts";
+export type { Viewer } from "./tool-access.ts";
 export {
   AppError,
   type AppErrorCode,

@@ -156,17 +156,66 @@ export const feedbackResponseSchema = z.object({
   ignored: z.number().int().meta({ description: "An agent key's pairs for a possibly destructive tool" }),
 });
 
-export const toolListResponseSchema = z.object({
-  tools: z.array(
-    z.object({
-      name: z.string(),
-      title: z.string().optional(),
-      description: z.string(),
-      category: z.string().optional(),
-      version: z.number().optional(),
+export const toolProvenanceSchema = z
+  .object({
+    origin: z.enum(["catalog", "api", "synthesized"]).meta({
+      description:
+        "catalog: the operator's catalog files; api: put by a maintainer key; synthesized: written by the sandbox synthesizer",
     }),
-  ),
+    updatedAt: z
+      .string()
+      .optional()
+      .meta({ description: "ISO time of the last change through the API; absent for catalog-file tools" }),
+    synthesis: z
+      .object({
+        status: z.enum(["pending", "published"]).meta({
+          description:
+            "pending: written for an agent key's request, routed and run for that key alone until a maintainer promotes it (POST /v1/tools/{name}/promote); published: routed for every key",
+        }),
+        owner: z.string().optional().meta({
+          description:
+            "The id of the key it was written for (role and key fingerprint, e.g. agent:1a2b3c4d5e6f; never the key). Shown to maintainer keys and the owner",
+        }),
+        at: z.string().meta({ description: "ISO time it was synthesized" }),
+        request: z.string().optional().meta({
+          description:
+            "What was asked: the route-and-execute query, or the synthesize request's description. Shown to maintainer keys and the owner",
+        }),
+        promotedAt: z.string().optional().meta({ description: "ISO time a maintainer promoted it" }),
+      })
+      .optional()
+      .meta({ description: "Synthesized tools only" }),
+  })
+  .meta({ id: "ToolProvenance" });
+
+export const toolListingSchema = z
+  .object({
+    name: z.string(),
+    title: z.string().optional(),
+    description: z.string(),
+    category: z.string().optional(),
+    version: z.number().optional(),
+    ...toolProvenanceSchema.shape,
+  })
+  .meta({ id: "ToolListing" });
+export type ToolListing = z.infer<typeof toolListingSchema>;
+
+export const toolListResponseSchema = z.object({ tools: z.array(toolListingSchema) }).meta({
+  description:
+    "The tools this key may use: the published ones and the key's own pending ones; a maintainer key gets every tool, pending ones included, for review",
 });
+
+export const toolListQuerySchema = z.strictObject({
+  origin: toolProvenanceSchema.shape.origin.optional(),
+  status: z
+    .enum(["pending", "published"])
+    .optional()
+    .meta({ description: "Synthesized tools of this status only" }),
+});
+
+export const promoteResponseSchema = z
+  .object({ promoted: toolListingSchema })
+  .meta({ description: "The tool as listed after the promotion" });
 
 /**
  * A full tool definition as stored: the catalog's own schema as output (defaults filled in), named apart
@@ -205,12 +254,14 @@ export const toolViewResponseSchema = z
 
 export const deletedResponseSchema = z.object({ deleted: z.string() });
 
+const executionStatusSchema = z.enum(["in_progress", "completed", "failed", "timeout", "cancelled"]);
+
 export const executionsResponseSchema = z.object({
   executions: z.array(
     z.object({
       id: z.string(),
       name: z.string(),
-      status: z.enum(["in_progress", "completed", "failed", "timeout", "cancelled"]),
+      status: executionStatusSchema,
       startedAt: z.number(),
       finishedAt: z.number().optional(),
       timing: z.object({ queuedMs: z.number(), runMs: z.number(), totalMs: z.number() }).optional(),
@@ -219,6 +270,23 @@ export const executionsResponseSchema = z.object({
       errorClass: errorClassSchema.optional(),
     }),
   ),
+});
+
+export const executionsQuerySchema = z.strictObject({
+  key: z
+    .string()
+    .regex(/^[a-z]+:[0-9a-f]{12}$|^local$/, "must be a key id such as agent:1a2b3c4d5e6f")
+    .optional()
+    .meta({ description: "A key id (maintainer keys; an agent key may name only its own)" }),
+  tool: z.string().min(1).max(128).optional().meta({ description: "Calls of this tool only" }),
+  status: executionStatusSchema.optional(),
+  limit: z.coerce
+    .number()
+    .int("must be a whole number")
+    .min(1)
+    .max(10_000)
+    .default(100)
+    .meta({ description: "At most this many, newest first (default 100)" }),
 });
 
 export const breakersResponseSchema = z.object({

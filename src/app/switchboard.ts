@@ -19,6 +19,8 @@ import {
 } from "../browser/index.ts";
 import {
   type Capabilities,
+  type RegistryEntry,
+  type SynthesisProvenance,
   type Tool,
   ToolValidationError,
   validateAgainstSchema,
@@ -39,9 +41,11 @@ import {
   synthesizeFromIntent,
   synthesize as synthesizeTool,
 } from "../synth/index.ts";
+import { AgentSynthesisGate } from "./agent-synthesis.ts";
 import { type CatalogIndex, openConfiguredIndex, openConfiguredRegistry } from "./catalog-index.ts";
 import { parseConfig, type SwitchboardOptions } from "./config.ts";
 import { CatalogTokens } from "./context.ts";
+import { ExecutionHistory } from "./execution-history.ts";
 import { FeedbackGate, type FeedbackOutcome, type Voter } from "./feedback-gate.ts";
 import { formatDefinition, providerToolName, withoutStrictNulls } from "./formats.ts";
 import { Metrics } from "./metrics.ts";
@@ -53,6 +57,7 @@ import {
   type SynthesizeRequest,
   type ToolCall,
 } from "./requests.ts";
+import type { ToolListing } from "./responses.ts";
 import { answerRequest } from "./route-and-execute/answer.ts";
 import {
   evaluateRouting,
@@ -62,6 +67,7 @@ import {
   readCatalogLabelledSet,
 } from "./route-evaluation.ts";
 import { openScaleOut, storeProblem } from "./scale-out.ts";
+import { canUse, provenanceView, routesTo, type Viewer } from "./tool-access.ts";
 import { recordToolSpan } from "./tracing.ts";
 import {
   AppError,
@@ -97,6 +103,21 @@ export interface OpenOptions {
    * first calls' deadlines (`switchboard exec`, which runs its calls at once and exits).
    */
   waitForSandbox?: boolean;
+}
+
+/** A tool as listed to `viewer`, with where it came from (ToolListing in responses.ts). */
+function listing(entry: RegistryEntry, viewer: Viewer | undefined): ToolListing {
+  const { tool } = entry;
+  return {
+    name: tool.name,
+    ...(tool.title !== undefined ? { title: tool.title } : {}),
+    description: tool.description,
+    ...(tool.category !== undefined ? { category: tool.category } : {}),
+    ...(tool.version !== undefined ? { version: tool.version } : {}),
+    origin: entry.origin,
+    ...(entry.updatedAt !== undefined ? { updatedAt: entry.updatedAt } : {}),
+    ...(entry.synthesis ? { synthesis: provenanceView(entry.synthesis, entry, viewer) } : {}),
+  };
 }
 
 /** A call that may change something: run at most once across replicas when they share Redis. */
@@ -174,7 +195,9 @@ export async function openSwitchboard(
   );
   const metrics = new Metrics(() => dispatcher.breakers());
   scaleOut.shareDispatcher(dispatcher, metrics);
+  const history = new ExecutionHistory();
   dispatcher.on("call", (result) => {
+    history.record(result);
     metrics.toolDuration.observe({ tool: result.name, status: result.status }, result.timing.totalMs / 1000);
     recordToolSpan(result);
   });
@@ -199,13 +222,30 @@ export async function openSwitchboard(
       .catch((error: Error) => logger.error({ err: error, tool: change.tool.name }, "index update failed"));
   });
 
+  /** The entry of a tool `viewer` may use; another key's pending tool is as unknown as a missing one. */
+  const usable = (name: string, viewer: Viewer | undefined): RegistryEntry | undefined => {
+    const entry = registry.entry(name);
+    return entry && canUse(entry, viewer) ? entry : undefined;
+  };
+  const toolFor = (name: string, viewer: Viewer | undefined) => usable(name, viewer)?.tool;
+
   /** The catalog name, or the sanitised alias an OpenAI/Anthropic agent saw in a route answer. */
-  const resolveName = (name: string): string | undefined => {
-    if (registry.get(name)) return name;
-    return registry.list().find((tool) => providerToolName(tool.name) === name)?.name;
+  const resolveName = (name: string, viewer: Viewer | undefined): string | undefined => {
+    if (usable(name, viewer)) return name;
+    return registry
+      .entries()
+      .find((entry) => providerToolName(entry.tool.name) === name && canUse(entry, viewer))?.tool.name;
   };
 
-  async function route(request: RouteRequest): Promise<RouteResponse> {
+  /** What routing must not offer `viewer`: other keys' pending tools (none, usually: no filter at all). */
+  const hiddenFrom = (viewer: Viewer | undefined): ((name: string) => boolean) | undefined => {
+    const hidden = registry.pending().filter((entry) => !routesTo(entry, viewer));
+    if (hidden.length === 0) return undefined;
+    const names = new Set(hidden.map((entry) => entry.tool.name));
+    return (name) => names.has(name);
+  };
+
+  async function route(request: RouteRequest, viewer?: Viewer): Promise<RouteResponse> {
     const parsed = routeRequestSchema.safeParse(request);
     if (!parsed.success)
       throw new AppError(
@@ -215,10 +255,12 @@ export async function openSwitchboard(
     const { query, topK, threshold, categories, format } = parsed.data;
     const end = metrics.routeDuration.startTimer();
     const { router } = await index();
+    const hide = hiddenFrom(viewer);
     const result = await router.route(query, {
       topK,
       ...(threshold !== undefined ? { threshold } : {}),
       ...(categories ? { categories } : {}),
+      ...(hide ? { hide } : {}),
     });
     end({ matched: String(result.matched) });
     let returnedTokens = 0;
@@ -242,7 +284,7 @@ export async function openSwitchboard(
   async function execute(calls: ToolCall[], options: ExecuteOptions = {}): Promise<CallResult[]> {
     const unknown: string[] = [];
     const resolved = calls.map((call, i) => {
-      const name = resolveName(call.name);
+      const name = resolveName(call.name, options.viewer);
       if (!name) unknown.push(`calls.${i}.name "${call.name}"`);
       const schema = name ? registry.get(name)?.inputSchema : undefined;
       const args = schema
@@ -278,7 +320,7 @@ export async function openSwitchboard(
     if (missing !== undefined) throw new AppError("unavailable", missing);
   }
 
-  async function register(tool: Tool, origin: "api" | "synthesized"): Promise<Tool> {
+  async function register(tool: Tool, origin: "api"): Promise<Tool> {
     if (tool.binding?.type === "sandbox") await requireBrowserFor(tool.binding.capabilities);
     try {
       // Stored before the change is announced, so the other replicas find this tool's vectors.
@@ -293,6 +335,26 @@ export async function openSwitchboard(
   }
 
   const isTaken = (name: string) => registry.get(name) !== undefined;
+
+  /**
+   * The registry as synthesis sees it: what it registers carries `provenance` (pending for an agent key).
+   * Stored embeddings first, as register() does, so other replicas find the new tool's vectors.
+   */
+  const registryFor = (provenance: SynthesisProvenance) => ({
+    admit: (tool: Tool) => registry.admit(tool),
+    async put(tool: Tool, origin: "synthesized") {
+      if (opening) await scaleOut.embedAhead(Router.textsOf(tool));
+      return registry.put(tool, origin, provenance);
+    },
+  });
+
+  /** The provenance of a tool synthesized now for `viewer`: an agent key's stays its own until promoted. */
+  const provenanceFor = (viewer: Viewer | undefined, request: string): SynthesisProvenance => ({
+    status: viewer?.role === "agent" ? "pending" : "published",
+    ...(viewer ? { owner: viewer.id } : {}),
+    at: new Date().toISOString(),
+    request: request.slice(0, 4000),
+  });
 
   async function inspect(request: InspectRequest): Promise<InspectReport> {
     try {
@@ -331,12 +393,16 @@ export async function openSwitchboard(
   }
 
   /** The configured LLM writes the tool; an unreachable endpoint is the service's problem (503), not the caller's. */
-  async function fromIntent(request: IntentRequest, llm: LlmConfig): Promise<IntentOutcome> {
+  async function fromIntent(
+    request: IntentRequest,
+    llm: LlmConfig,
+    provenance: SynthesisProvenance,
+  ): Promise<IntentOutcome> {
     try {
       const pages = await pagesNamedIn(request);
       return await synthesizeFromIntent(pages.length > 0 ? { ...request, pages } : request, {
         sandbox,
-        registry,
+        registry: registryFor(provenance),
         llm,
         isTaken,
       });
@@ -346,11 +412,14 @@ export async function openSwitchboard(
     }
   }
 
-  async function synthesize(request: SynthesizeRequest): Promise<SynthesisResponse> {
+  async function synthesize(request: SynthesizeRequest, viewer?: Viewer): Promise<SynthesisResponse> {
     await requireBrowserFor(request.capabilities as Capabilities | undefined);
     const { code } = request;
+    // Only maintainer keys reach this (the API refuses agent keys): what it writes is published at once.
+    const provenance = provenanceFor(viewer?.role === "agent" ? undefined : viewer, request.description);
     let outcome: SynthesisOutcome;
-    if (code !== undefined) outcome = await synthesizeTool({ ...request, code }, { sandbox, registry });
+    if (code !== undefined)
+      outcome = await synthesizeTool({ ...request, code }, { sandbox, registry: registryFor(provenance) });
     else if (config.llm)
       outcome = await fromIntent(
         {
@@ -365,6 +434,7 @@ export async function openSwitchboard(
           ...(request.capabilities ? { capabilities: request.capabilities as Capabilities } : {}),
         },
         config.llm,
+        provenance,
       );
     else
       throw new AppError(
@@ -383,6 +453,7 @@ export async function openSwitchboard(
     steps: Step[],
     session: string | undefined,
     owner: string | undefined,
+    viewer: Viewer | undefined,
   ) {
     const issues = [...validateAgainstSchema(tool.inputSchema, args), ...bindingArgumentIssues(tool, args)];
     if (issues.length > 0) {
@@ -393,7 +464,7 @@ export async function openSwitchboard(
     const id = randomUUID();
     const [scoped] = await execute(
       [{ id: owner === undefined ? id : `${owner}/${id}`, name: tool.name, arguments: args }],
-      { session },
+      { session, ...(viewer ? { viewer } : {}) },
     );
     if (!scoped) throw new Error("the dispatcher returned no result");
     const result = { ...scoped, id };
@@ -406,45 +477,72 @@ export async function openSwitchboard(
     };
   }
 
-  /** Nothing fits: with an LLM configured, write the tool, register it, then run it like any other. */
+  const agentSynthesis = new AgentSynthesisGate(config.agentSynthesis);
+
+  /**
+   * Nothing fits: with an LLM configured, write the tool, register it, then run it like any other. For an
+   * agent key the tool is private and pending (tool-access.ts), within the key's synthesis budget.
+   */
   async function synthesizeAndRun(
     request: RouteAndExecuteRequest,
     steps: Step[],
     session: string | undefined,
     owner: string | undefined,
+    viewer: Viewer | undefined,
   ): Promise<RouteAndExecuteResponse> {
     if (!config.llm) return { status: "no_match", steps };
-    const outcome = await fromIntent(
-      { intent: request.query, ...(request.arguments ? { arguments: request.arguments } : {}) },
-      config.llm,
-    );
+    let release = () => {};
+    if (viewer?.role === "agent") {
+      const pending = registry.pending().filter((entry) => entry.synthesis?.owner === viewer.id).length;
+      const taken = agentSynthesis.take(viewer.id, pending);
+      if (typeof taken !== "function") {
+        steps.push({ step: "synthesize", ok: false, skipped: taken.reason, detail: taken.detail });
+        return { status: "no_match", steps };
+      }
+      release = taken;
+    }
+    let outcome: IntentOutcome;
+    try {
+      outcome = await fromIntent(
+        { intent: request.query, ...(request.arguments ? { arguments: request.arguments } : {}) },
+        config.llm,
+        provenanceFor(viewer, request.query),
+      );
+    } finally {
+      release();
+    }
     if (!outcome.ok) {
       steps.push({ step: "synthesize", ok: false, stage: outcome.stage, errors: outcome.errors });
       return { status: "synthesis_failed", steps };
     }
     await indexing;
+    const status = viewer?.role === "agent" ? "pending" : "published";
+    logger.info(
+      { tool: outcome.tool.name, status, owner: viewer?.id ?? "local" },
+      "tool synthesized for a route-and-execute request",
+    );
     steps.push({ step: "synthesize", ok: true, tool: outcome.tool.name, rounds: outcome.rounds });
-    steps.push({ step: "register", tool: outcome.tool.name, version: outcome.tool.version ?? 1 });
-    return runValidated(outcome.tool, request.arguments ?? {}, steps, session, owner);
+    steps.push({ step: "register", tool: outcome.tool.name, version: outcome.tool.version ?? 1, status });
+    return runValidated(outcome.tool, request.arguments ?? {}, steps, session, owner, viewer);
   }
 
   /** Every call the request runs (one per intent) runs in `session`, in turn, so each sees the last's changes. */
   const routeAndExecute = (
     request: RouteAndExecuteRequest,
-    { session, ask, owner }: RouteAndExecuteOptions = {},
+    { session, ask, owner, viewer }: RouteAndExecuteOptions = {},
   ): Promise<RouteAndExecuteResponse> =>
     answerRequest(request, {
-      route,
-      getTool: (name) => registry.get(name),
-      run: (tool, args, steps) => runValidated(tool, args, steps, session, owner),
-      noMatch: (unmatched, steps) => synthesizeAndRun(unmatched, steps, session, owner),
+      route: (routed) => route(routed, viewer),
+      getTool: (name) => toolFor(name, viewer),
+      run: (tool, args, steps) => runValidated(tool, args, steps, session, owner, viewer),
+      noMatch: (unmatched, steps) => synthesizeAndRun(unmatched, steps, session, owner, viewer),
       ...(config.llm ? { llm: config.llm } : {}),
       ...(ask ? { ask } : {}),
     });
 
   const feedbackGate = new FeedbackGate(store, config.feedbackQuorum);
   async function feedback(pairs: FeedbackPair[], voter: Voter): Promise<FeedbackOutcome> {
-    const unknown = pairs.flatMap((p, i) => (registry.get(p.tool) ? [] : [`pairs.${i}.tool "${p.tool}"`]));
+    const unknown = pairs.flatMap((p, i) => (toolFor(p.tool, voter) ? [] : [`pairs.${i}.tool "${p.tool}"`]));
     if (unknown.length > 0) throw new AppError("not_found", `unknown tool(s): ${unknown.join(", ")}`);
     try {
       const { learn, outcome } = await feedbackGate.vote(pairs, voter, (name) => registry.get(name));
@@ -487,20 +585,49 @@ export async function openSwitchboard(
     // Both may register a tool: a database that is away is a 503 store_unavailable, not a failure here.
     routeAndExecute: (request, options) =>
       routeAndExecute(request, options).catch((error) => Promise.reject(storeProblem(error))),
-    synthesize: (request) => synthesize(request).catch((error) => Promise.reject(storeProblem(error))),
-    listTools: () => registry.list(),
-    getTool: (name) => registry.get(name),
+    synthesize: (request, viewer) =>
+      synthesize(request, viewer).catch((error) => Promise.reject(storeProblem(error))),
+    listTools: (viewer) =>
+      registry
+        .entries()
+        .filter((entry) => canUse(entry, viewer))
+        .map((entry) => entry.tool),
+    getTool: toolFor,
+    toolListing: (viewer) =>
+      registry
+        .entries()
+        .filter((entry) => canUse(entry, viewer))
+        .map((entry) => listing(entry, viewer)),
+    async promoteTool(name, by) {
+      const promoted = await registry.promote(name).catch((error) => Promise.reject(storeProblem(error)));
+      if (promoted === "unknown") throw new AppError("not_found", `unknown tool "${name}"`);
+      if (promoted === "published")
+        throw new AppError(
+          "conflict",
+          `tool "${name}" is already published: only a pending tool is promoted`,
+        );
+      logger.info(
+        { tool: name, owner: promoted.synthesis?.owner, by: by?.id ?? "local" },
+        "pending synthesized tool promoted: routed for every key from now on",
+      );
+      return listing(promoted, by);
+    },
     putTool: (tool) => register(tool, "api"),
-    async deleteTool(name) {
+    async deleteTool(name, by) {
+      const entry = registry.entry(name);
       if (!(await registry.delete(name).catch((error) => Promise.reject(storeProblem(error)))))
         throw new AppError("not_found", `unknown tool "${name}"`);
+      logger.info(
+        { tool: name, origin: entry?.origin, status: entry?.synthesis?.status, by: by?.id ?? "local" },
+        "tool deleted",
+      );
       await indexing;
     },
     feedback,
     feedbackVotes: () => feedbackGate.pending().catch((error) => Promise.reject(storeProblem(error))),
     evaluateRouting: evaluate,
     inspect,
-    executions: () => dispatcher.executions(),
+    executions: (filter) => history.list(dispatcher.executions(), filter),
     breakers: () => dispatcher.breakers(),
     stores: () => scaleOut.health(),
     metrics,

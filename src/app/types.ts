@@ -1,10 +1,11 @@
 // The Switchboard object's public surface: what the CLI, the HTTP API and the MCP server call.
 import type { InspectReport, InspectRequest } from "../browser/index.ts";
 import type { SchemaIssue, Tool } from "../catalog/index.ts";
-import type { CallResult } from "../dispatch/index.ts";
+import type { CallResult, ExecutionRecord } from "../dispatch/index.ts";
 import type { FilledValue, MissingField, OpaqueKind } from "../intent/index.ts";
 import type { SynthesisIssue, SynthesisStage, TestRun } from "../synth/index.ts";
 import type { ContextSaved } from "./context.ts";
+import type { ExecutionFilter } from "./execution-history.ts";
 import type { FeedbackOutcome, PendingVote, Voter } from "./feedback-gate.ts";
 import type { Metrics } from "./metrics.ts";
 import type {
@@ -15,8 +16,12 @@ import type {
   SynthesizeRequest,
   ToolCall,
 } from "./requests.ts";
+import type { ToolListing } from "./responses.ts";
 import type { RouteEvaluation, RouteEvaluationRequest } from "./route-evaluation.ts";
 import type { StoresHealth } from "./scale-out.ts";
+import type { Viewer } from "./tool-access.ts";
+
+export type { Viewer };
 
 export interface RoutedTool {
   name: string;
@@ -54,7 +59,13 @@ export type Step =
   | { step: "execute"; tool: string; arguments: Record<string, unknown>; result: CallResult }
   | { step: "synthesize"; ok: true; tool: string; rounds: number }
   | { step: "synthesize"; ok: false; stage: SynthesisStage; errors: SynthesisIssue[] }
-  | { step: "register"; tool: string; version: number }
+  /**
+   * No tool was written: the operator turned synthesis off for agent keys, the key's synthesis budget is
+   * spent, or a tool matches at the calibrated threshold (a caller's higher one does not force synthesis).
+   */
+  | { step: "synthesize"; ok: false; skipped: "off" | "limit" | "matched"; detail: string }
+  /** pending: written for an agent key, routed for it alone until a maintainer promotes it. */
+  | { step: "register"; tool: string; version: number; status: "pending" | "published" }
   | {
       step: "elicit";
       tool: string;
@@ -130,6 +141,8 @@ export interface ReadyReport {
 
 export interface ExecuteOptions {
   signal?: AbortSignal;
+  /** Who calls: another agent key's pending tools are unknown names to it. Absent: the local operator. */
+  viewer?: Viewer;
   /**
    * The session whose context the calls read and change, already scoped to the caller by the layer that
    * knows who calls. Without one, a batch gets an empty context of its own and its changes are dropped.
@@ -137,7 +150,7 @@ export interface ExecuteOptions {
   session?: string;
 }
 
-export interface RouteAndExecuteOptions extends Pick<ExecuteOptions, "session"> {
+export interface RouteAndExecuteOptions extends Pick<ExecuteOptions, "session" | "viewer"> {
   /** Asks the user for missing values instead of answering needs_input at once (MCP elicitation). */
   ask?: AskUser;
   /** Who calls (a key's id): prefixes the dispatcher's call ids, so executions are listed per key. */
@@ -147,17 +160,24 @@ export interface RouteAndExecuteOptions extends Pick<ExecuteOptions, "session"> 
 export interface Switchboard {
   /** Resolves once the index is open (opening it if it was deferred): routing answers without waiting. */
   ready(): Promise<ReadyReport>;
-  route(request: RouteRequest): Promise<RouteResponse>;
+  /** `viewer` is offered the published tools and its own pending ones. */
+  route(request: RouteRequest, viewer?: Viewer): Promise<RouteResponse>;
   execute(calls: ToolCall[], options?: ExecuteOptions): Promise<CallResult[]>;
   routeAndExecute(
     request: RouteAndExecuteRequest,
     options?: RouteAndExecuteOptions,
   ): Promise<RouteAndExecuteResponse>;
-  synthesize(request: SynthesizeRequest): Promise<SynthesisResponse>;
-  listTools(): Tool[];
-  getTool(name: string): Tool | undefined;
+  /** A maintainer's (or the operator's) synthesis: the tool is published at once. */
+  synthesize(request: SynthesizeRequest, viewer?: Viewer): Promise<SynthesisResponse>;
+  /** The tools `viewer` may use (tool-access.ts); all of them without a viewer. */
+  listTools(viewer?: Viewer): Tool[];
+  getTool(name: string, viewer?: Viewer): Tool | undefined;
+  /** The tools `viewer` may use, each with where it came from (ToolListing in responses.ts). */
+  toolListing(viewer?: Viewer): ToolListing[];
+  /** Publishes a pending synthesized tool: not_found for an unknown name, conflict if already published. */
+  promoteTool(name: string, by?: Viewer): Promise<ToolListing>;
   putTool(tool: Tool): Promise<Tool>;
-  deleteTool(name: string): Promise<void>;
+  deleteTool(name: string, by?: Viewer): Promise<void>;
   /** Learned at once from a maintainer, as one vote from an agent key (see feedback-gate.ts). */
   feedback(pairs: FeedbackPair[], voter: Voter): Promise<FeedbackOutcome>;
   /** Agent keys' feedback votes still short of the quorum, oldest first. */
@@ -166,7 +186,8 @@ export interface Switchboard {
   evaluateRouting(request: RouteEvaluationRequest): Promise<RouteEvaluation>;
   /** Loads a page statically and in the browser and reports whether it is static or dynamic. */
   inspect(request: InspectRequest): Promise<InspectReport>;
-  executions(): unknown[];
+  /** Calls running now and each key's recent finished ones (execution-history.ts), newest first. */
+  executions(filter?: ExecutionFilter): ExecutionRecord[];
   breakers(): unknown[];
   /** The shared stores' state (off when not configured), for /readyz. */
   stores(): StoresHealth;
@@ -175,11 +196,13 @@ export interface Switchboard {
 }
 
 /**
+ * conflict: the change does not apply to the thing's current state (promoting a published tool).
  * store_unavailable: the shared database is away; the catalog cannot change until it returns.
  * session_unavailable: the shared session store (Redis) is away; a session's calls cannot run until it returns.
  */
 export type AppErrorCode =
   | "not_found"
+  | "conflict"
   | "invalid"
   | "unavailable"
   | "store_unavailable"

@@ -30,9 +30,12 @@ export type { FieldMap, OutputMap } from "./mapping-schema.ts";
 export { CatalogError, type CatalogProblem, formatProblem } from "./problem.ts";
 export { linearRegExp, type RegExpLike } from "./regex.ts";
 export {
+  isPending,
   OVERLAY_KEY,
   type RegistryEntry,
   type RegistryOptions,
+  type SynthesisProvenance,
+  synthesisProvenanceSchema,
   type ToolChange,
   type ToolOrigin,
   ToolRegistry,

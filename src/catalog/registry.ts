@@ -15,13 +15,35 @@ export const OVERLAY_KEY = "catalog/overlay.json";
 
 export type ToolOrigin = "catalog" | "api" | "synthesized";
 
+/**
+ * Where a synthesized tool came from, and whether everyone may use it: a tool written for an agent key's
+ * request is `pending`, routed and listed for that key only, until a maintainer promotes it.
+ */
+export const synthesisProvenanceSchema = z.strictObject({
+  status: z.enum(["pending", "published"]),
+  /** The id of the key it was written for (a fingerprint, never the key); absent for the local operator. */
+  owner: z.string().optional(),
+  /** ISO time it was synthesized. */
+  at: z.string(),
+  /** What was asked for: the route-and-execute query, or the synthesize request's description. */
+  request: z.string(),
+  /** ISO time a maintainer promoted it. */
+  promotedAt: z.string().optional(),
+});
+export type SynthesisProvenance = z.infer<typeof synthesisProvenanceSchema>;
+
 export interface RegistryEntry {
   tool: Tool;
   origin: ToolOrigin;
   version: number;
   /** ISO time of the last put; absent for tools that come from the catalog files. */
   updatedAt?: string;
+  /** Synthesized tools only. */
+  synthesis?: SynthesisProvenance;
 }
+
+/** A synthesized tool that only its owner's key may route to (and only it and maintainers see). */
+export const isPending = (entry: RegistryEntry): boolean => entry.synthesis?.status === "pending";
 
 export type ToolChange = { type: "put" | "delete"; tool: Tool };
 
@@ -30,6 +52,7 @@ const overlayEntrySchema = z.union([
     version: z.number().int().positive(),
     updatedAt: z.string(),
     origin: z.enum(["api", "synthesized"]),
+    synthesis: synthesisProvenanceSchema.optional(),
     tool: toolSchema,
   }),
   // A tombstone: hides a catalog tool and keeps the version counting up if the name is put again.
@@ -103,6 +126,8 @@ export class ToolRegistry extends EventEmitter<{ change: [ToolChange] }> {
   readonly #base: Map<string, Tool>;
   readonly #rules: AdmissionRules;
   #view = new Map<string, RegistryEntry>();
+  /** The pending synthesized tools, kept apart so that routing filters only these. */
+  #pending: RegistryEntry[] = [];
   // Writes from this process go one at a time; the file lock orders them against other processes.
   #queue: Promise<unknown> = Promise.resolve();
 
@@ -138,6 +163,11 @@ export class ToolRegistry extends EventEmitter<{ change: [ToolChange] }> {
     return [...this.#view.values()];
   }
 
+  /** Synthesized tools awaiting a maintainer's review (private to the key they were written for). */
+  pending(): readonly RegistryEntry[] {
+    return this.#pending;
+  }
+
   /** Why a tool could not be stored through the API or by synthesis (beyond its schema); empty if it can. */
   admit(tool: Tool): SchemaIssue[] {
     return admissionIssues(tool, this.#rules);
@@ -147,14 +177,41 @@ export class ToolRegistry extends EventEmitter<{ change: [ToolChange] }> {
    * Validates and stores a tool (replacing one of the same name) with the next version. Throws
    * ToolValidationError before touching the store, so a bad put never costs what is already stored.
    */
-  async put(candidate: unknown, origin: "api" | "synthesized"): Promise<RegistryEntry> {
+  async put(
+    candidate: unknown,
+    origin: "api" | "synthesized",
+    synthesis?: SynthesisProvenance,
+  ): Promise<RegistryEntry> {
     const tool = validateTool(candidate, this.#rules);
     return this.#change(tool.name, (current) => ({
       version: current + 1,
       updatedAt: new Date().toISOString(),
       origin,
+      ...(origin === "synthesized" && synthesis ? { synthesis } : {}),
       tool: { ...tool, version: current + 1 },
     }));
+  }
+
+  /**
+   * Publishes a pending synthesized tool: from now on it is routed for every key. Its version stays, since
+   * the tool itself does not change. "unknown" or "published" when there was nothing to promote.
+   */
+  async promote(name: string): Promise<RegistryEntry | "unknown" | "published"> {
+    let refusal: "unknown" | "published" | undefined;
+    const entry = await this.#change(name, (_current, present, own) => {
+      if (!present) refusal = "unknown";
+      if (!present || !own || "deleted" in own || own.synthesis?.status !== "pending") {
+        refusal ??= "published";
+        return undefined;
+      }
+      const promotedAt = new Date().toISOString();
+      return {
+        ...own,
+        updatedAt: promotedAt,
+        synthesis: { ...own.synthesis, status: "published", promotedAt },
+      };
+    });
+    return refusal ?? entry;
   }
 
   /** Removes a tool (a catalog tool is hidden by a tombstone); false when there is no such tool. */
@@ -180,7 +237,11 @@ export class ToolRegistry extends EventEmitter<{ change: [ToolChange] }> {
 
   #change(
     name: string,
-    next: (currentVersion: number, present: boolean) => OverlayEntry | undefined,
+    next: (
+      currentVersion: number,
+      present: boolean,
+      own: OverlayEntry | undefined,
+    ) => OverlayEntry | undefined,
   ): Promise<RegistryEntry> {
     const run = async () => {
       const overlay = await this.#store.updateJson(OVERLAY_KEY, overlaySchema, (stored) => {
@@ -190,7 +251,7 @@ export class ToolRegistry extends EventEmitter<{ change: [ToolChange] }> {
         const base = this.#base.get(name);
         const current = own?.version ?? (base ? (base.version ?? 1) : 0);
         const present = own ? !("deleted" in own) : base !== undefined;
-        const entry = next(current, present);
+        const entry = next(current, present, own);
         if (entry && own) tools[index] = entry;
         else if (entry) tools.push(entry);
         return { tools };
@@ -217,10 +278,12 @@ export class ToolRegistry extends EventEmitter<{ change: [ToolChange] }> {
           origin: entry.origin,
           version: entry.version,
           updatedAt: entry.updatedAt,
+          ...(entry.synthesis ? { synthesis: entry.synthesis } : {}),
         });
     }
     const previous = this.#view;
     this.#view = view;
+    this.#pending = [...view.values()].filter(isPending);
     for (const [name, entry] of view) {
       const before = previous.get(name);
       if (!before || before.version !== entry.version || before.origin !== entry.origin) {

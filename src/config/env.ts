@@ -70,6 +70,13 @@ export const envSchema = z.object({
   }),
   /** Distinct agent keys that must confirm a feedback pair before routing learns it. */
   SWITCHBOARD_FEEDBACK_QUORUM: z.coerce.number().int().min(1).default(3),
+  /**
+   * What route-and-execute does for an agent key when nothing matches and an LLM is configured: "private"
+   * synthesizes a tool only that key may use until a maintainer promotes it; "off" answers no_match.
+   */
+  SWITCHBOARD_AGENT_SYNTHESIS: z.enum(["off", "private"]).default("private"),
+  /** Tools synthesized per agent key per hour, at most (each one costs LLM calls and a sandbox run). */
+  SWITCHBOARD_AGENT_SYNTHESIS_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(10),
 });
 
 /**

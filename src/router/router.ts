@@ -41,6 +41,8 @@ export interface RouteOptions {
   threshold?: number;
   /** Rank only tools of these categories. */
   categories?: string[];
+  /** Tools this caller may not be offered (another key's private tools): left out before the top K. */
+  hide?: (name: string) => boolean;
 }
 
 export interface RoutedTool {
@@ -161,7 +163,12 @@ export class Router {
     const threshold = options.threshold ?? calibration.threshold;
     const { candidates, tier } = this.scoped(text, vector, topK, options, lexical);
     this.index.scoreByExamples(candidates.dense, vector);
-    const ranked = fuse(candidates, calibration).slice(0, topK);
+    const fused = fuse(candidates, calibration);
+    const { hide } = options;
+    const ranked = (hide ? fused.filter((c) => !hide(this.index.files.nameOfNumber(c.name))) : fused).slice(
+      0,
+      topK,
+    );
     // The same confidence calibration fitted the threshold on; only the fused score differs per tool.
     const offset = confidence(0, candidates.dense, candidates.reject, calibration.rejectWeight);
     const tools = ranked.map((c): RoutedTool => {

@@ -256,10 +256,12 @@ export async function createHttpServer(options: HttpServerOptions) {
       handler: async (request, reply) => {
         const work = (async () => {
           const body = route.body ? parseOr400(route.body, request.body, "body") : undefined;
+          const query = route.query ? parseOr400(route.query, request.query, "query") : undefined;
           return drain.race(
             route.handle({
               app: readyApp(),
               body,
+              query,
               params: request.params as Record<string, string>,
               signal: AbortSignal.any([abortedWithClient(reply), drain.signal]),
               caller: request.caller ?? LOCAL_OPERATOR,

@@ -88,6 +88,9 @@ function callResult(call: unknown, isError: boolean): CallToolResult {
  */
 export function createMcpServer(app: Switchboard | Promise<Switchboard>, options: McpOptions): McpServer {
   const ownSession = randomUUID();
+  // Who the client is, for which tools it may use: over HTTP its key; over stdio the local operator.
+  const viewer =
+    options.callerId === undefined ? undefined : { role: options.role ?? "maintainer", id: options.callerId };
   const sessionOf = (transportSession: string | undefined) =>
     `${options.callerId ?? "local"}/mcp:${transportSession ?? ownSession}`;
   const server = new McpServer(
@@ -110,7 +113,7 @@ export function createMcpServer(app: Switchboard | Promise<Switchboard>, options
       inputSchema: routeRequestSchema,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async (args) => result(await (await app).route(args)),
+    async (args) => result(await (await app).route(args, viewer)),
   );
 
   server.registerTool(
@@ -134,6 +137,7 @@ export function createMcpServer(app: Switchboard | Promise<Switchboard>, options
         {
           signal: extra.signal,
           session: sessionOf(extra.sessionId),
+          ...(viewer ? { viewer } : {}),
         },
       );
       const call = scoped && { ...scoped, id };
@@ -168,6 +172,7 @@ export function createMcpServer(app: Switchboard | Promise<Switchboard>, options
       const answer = await (await app).routeAndExecute(args, {
         session: sessionOf(extra.sessionId),
         owner: options.callerId ?? "local",
+        ...(viewer ? { viewer } : {}),
         ...(canElicit ? { ask: elicitingAsker(extra) } : {}),
       });
       return callResult(routeAndExecuteView(options.role ?? "maintainer", answer), failed.has(answer.status));
@@ -187,7 +192,7 @@ export function createMcpServer(app: Switchboard | Promise<Switchboard>, options
         annotations: { openWorldHint: false },
       },
       async (args) => {
-        const outcome = await (await app).synthesize(args);
+        const outcome = await (await app).synthesize(args, viewer);
         return result(outcome, !outcome.ok);
       },
     );

@@ -105,13 +105,28 @@ export function openApiDocument(routes: ApiRoute[], version: string): object {
       responses,
     };
     const params = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-    if (params.length > 0)
-      operation.parameters = params.map((name) => ({
-        name,
-        in: "path",
-        required: true,
-        schema: { type: "string" },
-      }));
+    const parameters: object[] = params.map((name) => ({
+      name,
+      in: "path",
+      required: true,
+      schema: { type: "string" },
+    }));
+    if (route.query) {
+      responses[400] ??= errorResponse("a query parameter that does not match its schema, or an unknown one");
+      const { properties = {}, required = [] } = jsonSchema(route.query, "input", components) as {
+        properties?: Record<string, { description?: string }>;
+        required?: string[];
+      };
+      for (const [name, schema] of Object.entries(properties))
+        parameters.push({
+          name,
+          in: "query",
+          required: required.includes(name),
+          ...(schema.description ? { description: schema.description } : {}),
+          schema,
+        });
+    }
+    if (parameters.length > 0) operation.parameters = parameters;
     if (route.body)
       operation.requestBody = {
         required: true,

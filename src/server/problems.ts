@@ -79,6 +79,7 @@ export function parseOr400<S extends z.ZodType>(schema: S, value: unknown, root:
 
 const APP_STATUS = {
   not_found: 404,
+  conflict: 409,
   invalid: 422,
   unavailable: 503,
   store_unavailable: 503,

@@ -5,14 +5,17 @@ import {
   AppError,
   breakersResponseSchema,
   deletedResponseSchema,
+  EXECUTIONS_PER_KEY,
   executeRequestSchema,
   executeResponseSchema,
+  executionsQuerySchema,
   executionsResponseSchema,
   feedbackRequestSchema,
   feedbackResponseSchema,
   feedbackVotesResponseSchema,
   inspectRequestSchema,
   inspectResponseSchema,
+  promoteResponseSchema,
   routeAndExecuteRequestSchema,
   routeAndExecuteResponseSchema,
   routeEvaluationRequestSchema,
@@ -22,18 +25,21 @@ import {
   type Switchboard,
   synthesisResponseSchema,
   synthesizeRequestSchema,
+  toolListQuerySchema,
   toolListResponseSchema,
   toolResponseSchema,
   toolSchema,
   toolViewResponseSchema,
   whoamiResponseSchema,
 } from "../app/index.ts";
-import type { Access, Caller } from "./auth.ts";
+import { type Access, AuthError, type Caller } from "./auth.ts";
 import { breakerView, callResultView, executionView, routeAndExecuteView, toolView } from "./views.ts";
 
-export interface RouteContext<B> {
+export interface RouteContext<B, Q = undefined> {
   app: Switchboard;
   body: B;
+  /** The query string, parsed by the route's `query` schema. */
+  query: Q;
   params: Record<string, string>;
   signal: AbortSignal;
   caller: Caller;
@@ -53,22 +59,29 @@ function scopedCallId(caller: Caller, id: string): string {
   return `${caller.id}/${id}`;
 }
 
-/** The executions a caller may see: an agent key its own calls, a maintainer key everyone's, owners named. */
-function visibleExecutions(caller: Caller, executions: unknown[]): unknown[] {
-  if (caller.role === "maintainer") return executions;
+/**
+ * The executions a caller may see: an agent key its own calls (ids as it sent them), a maintainer key
+ * everyone's, each id prefixed by its owner's key id, filtered by key, tool and status.
+ */
+function visibleExecutions(app: Switchboard, caller: Caller, query: z.infer<typeof executionsQuerySchema>) {
+  if (caller.role === "maintainer") return app.executions(query);
+  if (query.key !== undefined && query.key !== caller.id)
+    throw new AuthError(403, "an agent key sees its own executions only: leave out query.key");
   const prefix = scopedCallId(caller, "");
-  return (executions as { id: string; provider?: string }[])
-    .filter((record) => record.id.startsWith(prefix))
+  return app
+    .executions({ ...query, key: caller.id })
     .map((record) => executionView(caller.role, { ...record, id: record.id.slice(prefix.length) }));
 }
 
-export interface ApiRoute<S extends z.ZodType = z.ZodType> {
+export interface ApiRoute<S extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType> {
   method: "GET" | "POST" | "PUT" | "DELETE";
   /** OpenAPI-style path; `{name}` becomes Fastify's `:name`. */
   path: string;
   access: Access;
   summary: string;
   body?: S;
+  /** The query string's parameters (each a string, or absent); a bad or unknown one is a 400. */
+  query?: Q;
   /** The success answer's schema, for the OpenAPI document. */
   response: z.ZodType;
   /**
@@ -83,15 +96,16 @@ export interface ApiRoute<S extends z.ZodType = z.ZodType> {
   readOnly?: true;
   /** The success status when it depends on the answer (default 200). */
   statusOf?(answer: unknown): number;
-  handle(context: RouteContext<z.infer<S>>): Promise<unknown>;
+  handle(context: RouteContext<z.infer<S>, z.infer<Q>>): Promise<unknown>;
 }
 
-function route<S extends z.ZodType>(spec: ApiRoute<S>): ApiRoute {
+function route<S extends z.ZodType, Q extends z.ZodType = z.ZodUndefined>(spec: ApiRoute<S, Q>): ApiRoute {
   return spec as unknown as ApiRoute;
 }
 
-function toolNamed(app: Switchboard, name: string) {
-  const tool = app.getTool(name);
+/** The tool `caller` may use: another key's pending tool is as unknown as a missing one. */
+function toolNamed(app: Switchboard, name: string, caller?: Caller) {
+  const tool = app.getTool(name, caller);
   if (!tool) throw new AppError("not_found", `unknown tool "${name}"`);
   return tool;
 }
@@ -108,7 +122,7 @@ export const apiRoutes: ApiRoute[] = [
     readOnly: true,
     summary: "Find the tools for a query, with definitions in the requested format and the context saved",
     body: routeRequestSchema,
-    handle: ({ app, body }) => app.route(body),
+    handle: ({ app, body, caller }) => app.route(body, caller),
   }),
   route({
     method: "POST",
@@ -126,7 +140,11 @@ export const apiRoutes: ApiRoute[] = [
     body: executeRequestSchema,
     handle: async ({ app, body, signal, caller }) => {
       const calls = body.calls.map((c) => ({ ...c, id: scopedCallId(caller, c.id) }));
-      const results = await app.execute(calls, { signal, session: sessionKey(caller, body.sessionId) });
+      const results = await app.execute(calls, {
+        signal,
+        session: sessionKey(caller, body.sessionId),
+        viewer: caller,
+      });
       return {
         results: results.map((r, i) => callResultView(caller.role, { ...r, id: body.calls[i]?.id ?? r.id })),
       };
@@ -151,6 +169,7 @@ export const apiRoutes: ApiRoute[] = [
         await app.routeAndExecute(body, {
           session: sessionKey(caller, body.sessionId),
           owner: caller.id,
+          viewer: caller,
         }),
       ),
   }),
@@ -182,7 +201,7 @@ export const apiRoutes: ApiRoute[] = [
     body: synthesizeRequestSchema,
     // A tool that fails a check is not registered: 422 with the stage and each problem.
     statusOf: (answer) => ((answer as { ok: boolean }).ok ? 200 : 422),
-    handle: ({ app, body }) => app.synthesize(body),
+    handle: ({ app, body, caller }) => app.synthesize(body, caller),
   }),
   route({
     method: "POST",
@@ -200,16 +219,35 @@ export const apiRoutes: ApiRoute[] = [
     path: "/v1/tools",
     access: "agent",
     readOnly: true,
-    summary: "List the catalog's tools",
+    summary:
+      "List the tools this key may use, each with its provenance (origin; for synthesized ones status, owner, " +
+      "time and request): a maintainer key sees every tool, pending ones included, for review",
+    query: toolListQuerySchema,
     response: toolListResponseSchema,
-    handle: async ({ app }) => ({
-      tools: app.listTools().map((t) => ({
-        name: t.name,
-        title: t.title,
-        description: t.description,
-        category: t.category,
-        version: t.version,
-      })),
+    handle: async ({ app, caller, query }) => ({
+      tools: app
+        .toolListing(caller)
+        .filter(
+          (t) =>
+            (query.origin === undefined || t.origin === query.origin) &&
+            (query.status === undefined || t.synthesis?.status === query.status),
+        ),
+    }),
+  }),
+  route({
+    method: "POST",
+    path: "/v1/tools/{name}/promote",
+    access: "maintainer",
+    summary:
+      "Publish a pending synthesized tool (written for one agent key's request): from now on it is routed " +
+      "for every key. Review it first with GET /v1/tools/{name}; DELETE it instead to refuse it",
+    response: promoteResponseSchema,
+    errors: {
+      404: { description: "no such tool" },
+      409: { description: "the tool is already published (catalog, API or promoted)" },
+    },
+    handle: async ({ app, params, caller }) => ({
+      promoted: await app.promoteTool(params.name ?? "", caller),
     }),
   }),
   route({
@@ -221,7 +259,8 @@ export const apiRoutes: ApiRoute[] = [
       "One tool's definition: in full for a maintainer key, without its binding and policy for an agent key",
     response: toolViewResponseSchema,
     errors: { 404: { description: "no such tool" } },
-    handle: async ({ app, params, caller }) => toolView(caller.role, toolNamed(app, params.name ?? "")),
+    handle: async ({ app, params, caller }) =>
+      toolView(caller.role, toolNamed(app, params.name ?? "", caller)),
   }),
   route({
     method: "PUT",
@@ -245,10 +284,10 @@ export const apiRoutes: ApiRoute[] = [
     summary: "Remove a tool; the index is updated incrementally",
     response: deletedResponseSchema,
     errors: { 404: { description: "no such tool" } },
-    handle: async ({ app, params }) => {
+    handle: async ({ app, params, caller }) => {
       const name = params.name ?? "";
       toolNamed(app, name);
-      await app.deleteTool(name);
+      await app.deleteTool(name, caller);
       return { deleted: name };
     },
   }),
@@ -258,10 +297,12 @@ export const apiRoutes: ApiRoute[] = [
     access: "agent",
     readOnly: true,
     summary:
-      "Recent executions with their provenance: an agent key sees its own calls, a maintainer key every key's, " +
-      "each id prefixed by its key's role and position (agent#0/…)",
+      `Recent executions with their provenance, newest first: an agent key sees its own calls (the last ${EXECUTIONS_PER_KEY} ` +
+      "finished ones are kept per key, so no other key's calls push them out), a maintainer key every key's, " +
+      "each id prefixed by its key id (agent:1a2b3c4d5e6f/…), filtered by key, tool and status",
+    query: executionsQuerySchema,
     response: executionsResponseSchema,
-    handle: async ({ app, caller }) => ({ executions: visibleExecutions(caller, app.executions()) }),
+    handle: async ({ app, caller, query }) => ({ executions: visibleExecutions(app, caller, query) }),
   }),
   route({
     method: "GET",

@@ -237,37 +237,39 @@ async function answerOne(
     .join(" ");
   const query =
     [routingText(instruction, findOpaqueValues(instruction)), named].join(" ").trim() || request.query;
+  // Routed at the catalog's calibrated threshold; the caller's own threshold is applied below, so that
+  // what the calibrated one would run is known too.
   const routed = await deps.route({
     query,
     topK: CANDIDATES,
-    ...(request.threshold !== undefined ? { threshold: request.threshold } : {}),
     ...(request.categories ? { categories: request.categories } : {}),
   });
-  const candidates: Candidate[] = [];
-  for (const [i, hit] of routed.tools.entries()) {
+  const calibrated = routed.threshold;
+  const threshold = request.threshold ?? calibrated;
+  const hits = routed.tools.flatMap((hit) => {
     const tool = deps.getTool(hit.name);
-    if (!tool) continue;
-    // `matched` is the top score against the threshold; each candidate is held to the same bar.
-    const matched = routed.matched && (i === 0 || hit.score >= routed.threshold);
-    candidates.push(
-      weigh(
-        tool,
-        hit.score,
-        matched,
-        routed.threshold,
-        fillArguments(request.query, tool.inputSchema as Record<string, unknown>, supplied, {
-          ...(tool.exampleCalls ? { examples: tool.exampleCalls } : {}),
-        }),
-        supplied,
-      ),
-    );
-  }
-  const chosen = choose(candidates, routed.threshold);
+    return tool
+      ? [
+          {
+            tool,
+            score: hit.score,
+            fill: fillArguments(request.query, tool.inputSchema as Record<string, unknown>, supplied, {
+              ...(tool.exampleCalls ? { examples: tool.exampleCalls } : {}),
+            }),
+          },
+        ]
+      : [];
+  });
+  // Each candidate is held to the bar the best one is (the ranking is by score).
+  const weighAt = (bar: number) =>
+    hits.map((hit) => weigh(hit.tool, hit.score, hit.score >= bar, bar, hit.fill, supplied));
+  const candidates = weighAt(threshold);
+  const chosen = choose(candidates, threshold);
   const steps: Step[] = [
     {
       step: "route",
       matched: Boolean(chosen),
-      threshold: routed.threshold,
+      threshold,
       ...(query !== request.query
         ? { routedText: query, opaque: opaque.map((o) => ({ kind: o.kind, start: o.start, end: o.end })) }
         : {}),
@@ -279,7 +281,19 @@ async function answerOne(
       })),
     },
   ];
-  if (!chosen) return deps.noMatch(request, steps);
+  if (!chosen) {
+    // A caller's threshold raises the bar for running a tool, not for writing one: synthesis runs only when
+    // nothing would run at the catalog's own threshold.
+    const atCalibrated = threshold > calibrated ? choose(weighAt(calibrated), calibrated) : undefined;
+    if (!atCalibrated) return deps.noMatch(request, steps);
+    steps.push({
+      step: "synthesize",
+      ok: false,
+      skipped: "matched",
+      detail: `no tool was written: ${atCalibrated.tool.name} matches at the catalog's calibrated threshold ${calibrated}; the request's threshold ${threshold} only raises the bar for running it`,
+    });
+    return { status: "no_match", steps };
+  }
   const { tool } = chosen;
   let fill = chosen.fill;
   let llmProblem: string | undefined;

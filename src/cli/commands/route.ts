@@ -52,8 +52,11 @@ export const command: Command = {
     });
     progress.stop();
     try {
+      // As the service routes for a key of none: tools synthesized for agent keys wait for a maintainer.
+      const pending = new Set(opened.registry.pending().map((entry) => entry.tool.name));
       const routeOptions = {
         topK: options["top-k"],
+        ...(pending.size > 0 ? { hide: (name: string) => pending.has(name) } : {}),
         ...(options.threshold !== undefined ? { threshold: options.threshold } : {}),
         ...(options.category ? { categories: options.category } : {}),
       };

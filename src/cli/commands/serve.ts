@@ -31,6 +31,8 @@ Environment:
   SWITCHBOARD_AGENT_KEYS, SWITCHBOARD_MAINTAINER_KEYS   comma-separated bearer keys; none = no auth (loopback only)
   SWITCHBOARD_RATE_LIMIT                                requests per minute per key (default 600)
   SWITCHBOARD_FEEDBACK_QUORUM                           agent keys that must agree before feedback is learned (3)
+  SWITCHBOARD_AGENT_SYNTHESIS                           private (agent keys' tools wait for promotion) | off
+  SWITCHBOARD_AGENT_SYNTHESIS_PER_HOUR                  tools written per agent key per hour (10)
   SWITCHBOARD_DATABASE_URL, SWITCHBOARD_REDIS_URL       shared stores for several replicas (docs/deploy.md)
   SWITCHBOARD_LLM_BASE_URL, _MODEL, _API_KEY            OpenAI-compatible endpoint for synthesis from intent
 
