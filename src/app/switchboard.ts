@@ -28,6 +28,7 @@ import {
 import { createLogger, type Logger } from "../config/index.ts";
 import { Dispatcher, estimateTokens } from "../dispatch/index.ts";
 import { createEgressPolicy } from "../egress/index.ts";
+import type { Embedder } from "../embed/index.ts";
 import { Router } from "../router/index.ts";
 import { memorySessionStore, SessionContexts } from "../session/index.ts";
 import {
@@ -72,6 +73,7 @@ import { recordToolSpan } from "./tracing.ts";
 import {
   AppError,
   type CallResult,
+  type EmbedderHealth,
   type ExecuteOptions,
   type ReadyReport,
   type RouteAndExecuteOptions,
@@ -156,6 +158,7 @@ export async function openSwitchboard(
     return entry?.origin === "catalog" && entry.tool === tool ? OPERATOR_GRANTS : apiGrants;
   };
   let opening: Promise<CatalogIndex> | undefined;
+  let openedIndex: CatalogIndex | undefined;
   const index = (): Promise<CatalogIndex> => {
     opening ??= openConfiguredIndex(
       config,
@@ -168,6 +171,7 @@ export async function openSwitchboard(
         "index ready",
       );
       scaleOut.followIndex(opened.router, logger);
+      openedIndex = opened;
       return opened;
     });
     return opening;
@@ -574,8 +578,12 @@ export async function openSwitchboard(
   }
 
   async function ready(): Promise<ReadyReport> {
-    const { router, seeded } = await index();
-    return { tools: registry.list().length, index: { ...router.report, seeded } };
+    const { router, seeded, embedder } = await index();
+    return {
+      tools: registry.list().length,
+      embedder: embedderHealth(embedder),
+      index: { ...router.report, seeded },
+    };
   }
 
   return {
@@ -630,6 +638,7 @@ export async function openSwitchboard(
     executions: (filter) => history.list(dispatcher.executions(), filter),
     breakers: () => dispatcher.breakers(),
     stores: () => scaleOut.health(),
+    embedder: () => (openedIndex ? embedderHealth(openedIndex.embedder) : undefined),
     metrics,
     async close() {
       await indexing;
@@ -643,4 +652,9 @@ export async function openSwitchboard(
       await scaleOut.close();
     },
   };
+}
+
+function embedderHealth(embedder: Embedder): EmbedderHealth {
+  const { id, runtime, fallback } = embedder;
+  return { id, runtime, ...(fallback ? { fallback } : {}) };
 }

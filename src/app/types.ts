@@ -126,8 +126,16 @@ export type SynthesisResponse =
   | { ok: false; stage: SynthesisStage; kind: string; errors: SynthesisIssue[] };
 
 /** What the index did on opening: loaded as persisted, built, updated with changed tools, or rebuilt. */
+/** What embeds queries and tool texts; `fallback` says why a slower runtime stands in for the native one. */
+export interface EmbedderHealth {
+  id: string;
+  runtime: string;
+  fallback?: string;
+}
+
 export interface ReadyReport {
   tools: number;
+  embedder: EmbedderHealth;
   index: {
     action: "loaded" | "built" | "updated" | "rebuilt";
     reason?: string;
@@ -191,6 +199,8 @@ export interface Switchboard {
   breakers(): unknown[];
   /** The shared stores' state (off when not configured), for /readyz. */
   stores(): StoresHealth;
+  /** The embedder in use, once the index is open (undefined before), for /readyz. */
+  embedder(): EmbedderHealth | undefined;
   readonly metrics: Metrics;
   close(): Promise<void>;
 }

@@ -35,6 +35,12 @@ export function progressBar(label: string, json: boolean): Progress {
 }
 
 /** "index loaded (473 vectors, 0 embedded now)", for the ready line. */
+/** "embedder use-lite@0.2.0 on onnxruntime-node 1.30.0", and why when a fallback runtime stands in. */
+export function describeEmbedder(embedder: ReadyReport["embedder"]): string {
+  const on = `embedder ${embedder.id} on ${embedder.runtime}`;
+  return embedder.fallback ? `${on}, a fallback: ${embedder.fallback}` : on;
+}
+
 export function describeIndex(index: ReadyReport["index"]): string {
   const how = index.seeded ? `${index.action} from the shipped copy` : index.action;
   return `index ${how} (${index.entries} vectors, ${index.embedded} embedded now)`;

@@ -32,6 +32,7 @@ export async function startEmbedder(entry: URL, data: unknown, workers?: number)
     id: pool.id,
     dimension: pool.dimension,
     runtime: pool.runtime,
+    ...(pool.fallback ? { fallback: pool.fallback } : {}),
     async embed(texts) {
       const wrong = texts.findIndex((text) => typeof text !== "string");
       if (wrong >= 0) throw new EmbedError(`texts[${wrong}] is ${typeof texts[wrong]}, not a string`);

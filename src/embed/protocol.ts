@@ -13,7 +13,7 @@ export interface EmbedRequest {
 }
 
 export type WorkerMessage =
-  | { type: "ready"; id: string; dimension: number; runtime: string }
+  | { type: "ready"; id: string; dimension: number; runtime: string; fallback?: string }
   | { type: "load-failed"; message: string }
   /** All vectors of a batch in one transferred buffer, `dimension` floats per text, in order. */
   | { type: "vectors"; batchId: number; vectors: Float32Array }

@@ -16,7 +16,8 @@ export async function serveModel(load: () => Promise<EmbeddingModel>): Promise<v
     post({ type: "load-failed", message: (error as Error).message });
     return;
   }
-  post({ type: "ready", id: model.id, dimension: model.dimension, runtime: model.runtime });
+  const { id, dimension, runtime, fallback } = model;
+  post({ type: "ready", id, dimension, runtime, ...(fallback ? { fallback } : {}) });
   // The parent sends one batch at a time and waits for its answer, so batches never overlap here.
   parentPort?.on("message", async ({ batchId, texts }: EmbedRequest) => {
     try {

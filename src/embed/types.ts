@@ -18,8 +18,10 @@ export interface Embedder {
   /** Names the model and its version: vectors from embedders with different ids must never be mixed. */
   readonly id: string;
   readonly dimension: number;
-  /** What computes the vectors, e.g. "onnxruntime-node 1.30.0", or the tfjs fallback and why it was taken. */
+  /** What computes the vectors, e.g. "onnxruntime-node 1.30.0" or "tfjs-wasm". */
   readonly runtime: string;
+  /** Set when a slower runtime stands in for the one this kind prefers: why the preferred one did not load. */
+  readonly fallback?: string;
   /** One unit-normalised vector per text, in order. */
   embed(texts: string[]): Promise<Float32Array[]>;
   close(): Promise<void>;
@@ -30,6 +32,7 @@ export interface EmbeddingModel {
   readonly id: string;
   readonly dimension: number;
   readonly runtime: string;
+  readonly fallback?: string;
   /** Raw vectors, one per text; normalisation happens after. */
   embedBatch(texts: string[]): Promise<Float32Array[]>;
 }

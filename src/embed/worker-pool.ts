@@ -8,6 +8,7 @@ interface ModelInfo {
   id: string;
   dimension: number;
   runtime: string;
+  fallback?: string;
 }
 
 interface Batch {
@@ -42,7 +43,8 @@ class WorkerSlot {
         if (message.type === "ready") {
           // An idle worker does not keep the process alive; one computing a batch does (see embed()).
           worker.unref();
-          resolve({ id: message.id, dimension: message.dimension, runtime: message.runtime });
+          const { id, dimension, runtime, fallback } = message;
+          resolve({ id, dimension, runtime, ...(fallback ? { fallback } : {}) });
         } else if (message.type === "load-failed") {
           reject(new EmbedError(message.message));
           this.stop(worker);
@@ -128,12 +130,14 @@ export class WorkerPool {
   readonly id: string;
   readonly dimension: number;
   readonly runtime: string;
+  readonly fallback: string | undefined;
 
   private constructor(slots: WorkerSlot[], info: ModelInfo) {
     this.slots = slots;
     this.id = info.id;
     this.dimension = info.dimension;
     this.runtime = info.runtime;
+    this.fallback = info.fallback;
   }
 
   /** Starts `size` workers running `entry` with `data` and waits until every one has loaded its model. */

@@ -234,9 +234,13 @@ export async function createHttpServer(options: HttpServerOptions) {
   server.get("/readyz", async () => {
     // Ready even on a local fallback (the replica routes and runs calls); `stores` says what is degraded.
     const stores = readyApp().stores();
-    return stores.postgres === "off" && stores.redis === "off"
-      ? { status: "ready" }
-      : { status: "ready", stores };
+    // The embedder is named only when degraded: on tfjs because the native runtime did not load.
+    const embedder = readyApp().embedder();
+    return {
+      status: "ready",
+      ...(stores.postgres === "off" && stores.redis === "off" ? {} : { stores }),
+      ...(embedder?.fallback ? { embedder } : {}),
+    };
   });
   server.get("/metrics", { config: { access: "agent" } }, async (_request, reply) => {
     const ready = readyApp();

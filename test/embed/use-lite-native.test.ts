@@ -98,13 +98,22 @@ describe("use-lite where onnxruntime-node cannot load", () => {
       run(process.execPath, ["--import", hook, script], { cwd: root }),
       run(process.execPath, [script], { cwd: root }),
     ]);
-    const fallback = JSON.parse(withoutNative.stdout) as { id: string; runtime: string; vector: number[] };
-    const normal = JSON.parse(withNative.stdout) as { id: string; runtime: string; vector: number[] };
-    assert.match(
-      fallback.runtime,
-      /^tfjs-wasm \(fallback: onnxruntime-node did not load: .*unavailable on this platform/,
-    );
+    const fallback = JSON.parse(withoutNative.stdout) as {
+      id: string;
+      runtime: string;
+      fallback: string;
+      vector: number[];
+    };
+    const normal = JSON.parse(withNative.stdout) as {
+      id: string;
+      runtime: string;
+      fallback?: string;
+      vector: number[];
+    };
+    assert.equal(fallback.runtime, "tfjs-wasm");
+    assert.match(fallback.fallback, /^onnxruntime-node did not load: .*unavailable on this platform/);
     assert.match(normal.runtime, /^onnxruntime-node /);
+    assert.equal(normal.fallback, undefined);
     assert.equal(fallback.id, normal.id);
     assert.ok(dot(fallback.vector, normal.vector) >= 0.999);
   });

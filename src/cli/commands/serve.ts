@@ -6,7 +6,7 @@ import { parseCommand } from "../args.ts";
 import { keepInspectorClosed } from "../inspector-signal.ts";
 import { loadApp, loadServer } from "../load.ts";
 import type { Command } from "../main.ts";
-import { describeIndex, progressBar } from "../output.ts";
+import { describeEmbedder, describeIndex, progressBar } from "../output.ts";
 
 const usage = `
 Usage:
@@ -136,7 +136,7 @@ export const command: Command = {
     }
     logger.info({ tools: ready.tools, index: ready.index }, "ready");
     process.stdout.write(
-      `ready on ${address} (${ready.tools} tools, ${describeIndex(ready.index)}); console ${address}${CONSOLE_PATH}\n`,
+      `ready on ${address} (${ready.tools} tools, ${describeIndex(ready.index)}, ${describeEmbedder(ready.embedder)}); console ${address}${CONSOLE_PATH}\n`,
     );
     opened.resolve(app);
 

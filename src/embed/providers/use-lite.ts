@@ -19,7 +19,7 @@ export async function loadUseLite(): Promise<EmbeddingModel> {
     return await loadUseLiteNative(`use-lite@${weightsVersion()}`);
   } catch (error) {
     const model = await loadUseLiteTfjs();
-    return { ...model, runtime: `${model.runtime} (fallback: ${(error as Error).message})` };
+    return { ...model, fallback: (error as Error).message };
   }
 }
 
