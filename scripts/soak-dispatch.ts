@@ -50,7 +50,7 @@ async function spreadRetries() {
   const dispatcher = new Dispatcher({
     tools: catalog(tool),
     providers: () => [provider],
-    options: { globalConcurrency: 100 },
+    options: { globalConcurrency: 100, perKeyCalls: 100 },
   });
   const retries: RetryNotice[] = [];
   dispatcher.on("retry", (n) => retries.push(n));
@@ -82,7 +82,8 @@ async function queuedUnderGlobalLimit() {
   const dispatcher = new Dispatcher({
     tools: catalog(tool),
     providers: () => [provider],
-    options: { globalConcurrency: 10, queueTimeoutMs },
+    // One in-process caller queues all 1,000: the per-key limit is not what this measures.
+    options: { globalConcurrency: 10, queueTimeoutMs, perKeyCalls: 1000 },
   });
   global.gc?.();
   const heapBefore = process.memoryUsage().heapUsed;

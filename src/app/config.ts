@@ -3,6 +3,7 @@
 // or option gets the same one-sentence error as a bad variable.
 import { z } from "zod";
 import { BUNDLED_CATALOG, ConfigError, type Env } from "../config/index.ts";
+import { dispatcherOptionsSchema } from "../dispatch/index.ts";
 import { parseRule } from "../egress/index.ts";
 import { EMBEDDER_KINDS } from "../embed/index.ts";
 
@@ -48,6 +49,8 @@ export const switchboardConfigSchema = z.strictObject({
     .default({ mode: "private", perHour: 10, maxPending: 20 }),
   /** The browser capability: another Chromium than the packaged one. */
   browser: z.strictObject({ chromium: z.string().min(1).optional() }).default({}),
+  /** The dispatcher's options: retries, breakers, slots, per-key limits (src/dispatch/README.md). */
+  dispatch: dispatcherOptionsSchema.prefault({}),
 });
 
 export type SwitchboardConfig = z.infer<typeof switchboardConfigSchema>;
@@ -101,6 +104,9 @@ export function configFrom(env: Env, overrides: ConfigOverrides = {}): Switchboa
     },
     ...(env.SWITCHBOARD_DATABASE_URL ? { database: env.SWITCHBOARD_DATABASE_URL } : {}),
     ...(env.SWITCHBOARD_REDIS_URL ? { redis: env.SWITCHBOARD_REDIS_URL } : {}),
+    ...(env.SWITCHBOARD_DISPATCH === undefined
+      ? {}
+      : { dispatch: env.SWITCHBOARD_DISPATCH as SwitchboardOptions["dispatch"] }),
   });
 }
 

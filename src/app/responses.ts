@@ -18,6 +18,7 @@ const errorClassSchema = z.enum([
   "cancelled",
   "unknown_tool",
   "queue_timeout",
+  "key_limit",
   "breaker_open",
   "sandbox_crashed",
 ]);

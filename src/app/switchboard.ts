@@ -187,6 +187,7 @@ export async function openSwitchboard(
     tools: registry,
     providers: (tool) => providersFor(tool, { sandbox, egress, grants: grantsFor(tool) }),
     store,
+    options: config.dispatch,
   });
   await dispatcher.ready();
   // A host that cannot start is not this call's failure: the sandbox calls then fail with its reason.
@@ -298,12 +299,15 @@ export async function openSwitchboard(
     });
     if (unknown.length > 0) throw new AppError("not_found", `unknown tool(s): ${unknown.join(", ")}`);
     const { signal, session } = options;
+    // The dispatcher's key: the server's caller id, else the viewer's (a program using the library).
+    const caller = options.caller ?? options.viewer?.id;
     // Without a session a batch gets an empty context of its own: its changes reach no one.
     const run = (context: Record<string, unknown>) =>
       scaleOut.executeOnce(
         resolved,
         (call) => isWrite(registry.get(call.name)),
-        (mine) => dispatcher.execute(mine, { signal, context }),
+        (mine) =>
+          dispatcher.execute(mine, caller === undefined ? { signal, context } : { signal, context, caller }),
         signal,
       );
     if (session === undefined) return run({});
@@ -468,7 +472,11 @@ export async function openSwitchboard(
     const id = randomUUID();
     const [scoped] = await execute(
       [{ id: owner === undefined ? id : `${owner}/${id}`, name: tool.name, arguments: args }],
-      { session, ...(viewer ? { viewer } : {}) },
+      {
+        session,
+        ...(viewer ? { viewer } : {}),
+        ...(owner === undefined ? {} : { caller: owner }),
+      },
     );
     if (!scoped) throw new Error("the dispatcher returned no result");
     const result = { ...scoped, id };

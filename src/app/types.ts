@@ -156,6 +156,11 @@ export interface ExecuteOptions {
    * knows who calls. Without one, a batch gets an empty context of its own and its changes are dropped.
    */
   session?: string;
+  /**
+   * Who calls (the server's caller id, opaque here): the dispatcher keeps its per-key limit, fair share
+   * of the slot queues and retry budget under it.
+   */
+  caller?: string;
 }
 
 export interface RouteAndExecuteOptions extends Pick<ExecuteOptions, "session" | "viewer"> {

@@ -5,7 +5,11 @@
 import { createHash } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { McpBinding, Tool } from "../catalog/index.ts";
 import { type Provider, withContextModifier } from "../dispatch/index.ts";
 import { type EgressPolicy, publicOnly } from "../egress/index.ts";
@@ -103,6 +107,21 @@ function connect(server: string, binding: McpBinding, tool: string, deps: McpDep
   return connecting;
 }
 
+/**
+ * The transport's failures, said structurally for the dispatcher's classification (which reads no
+ * message): the server's HTTP status, or a closed connection or a request timeout as the socket codes.
+ * Anything else (an isError result, a JSON-RPC error the server answered) keeps its own shape.
+ */
+function transportFault(error: unknown): unknown {
+  if (error instanceof StreamableHTTPError && typeof error.code === "number" && error.code >= 400)
+    return Object.assign(new Error(error.message, { cause: error }), { status: error.code });
+  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed)
+    return Object.assign(new Error(error.message, { cause: error }), { code: "ECONNRESET" });
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
+    return Object.assign(new Error(error.message, { cause: error }), { code: "ETIMEDOUT" });
+  return error;
+}
+
 function textOf(content: unknown[]): string | undefined {
   const texts = content.map((item) =>
     (item as { type?: string; text?: string }).type === "text" ? (item as { text: string }).text : undefined,
@@ -116,12 +135,17 @@ export function mcpProvider(binding: McpBinding, tool: Tool, deps: McpDeps = {})
   return {
     id: `mcp:${key}#${name}`,
     async invoke(args, { signal, context }) {
-      const client = await connect(key, binding, tool.name, deps);
       const reads = readable(context, binding.context?.read);
       const request = binding.context?.read
         ? { name, arguments: args, _meta: { [CONTEXT_META]: reads } }
         : { name, arguments: args };
-      const result = await client.callTool(request, undefined, { signal });
+      let result: Awaited<ReturnType<Client["callTool"]>>;
+      try {
+        const client = await connect(key, binding, tool.name, deps);
+        result = await client.callTool(request, undefined, { signal });
+      } catch (error) {
+        throw transportFault(error);
+      }
       const content = (result.content ?? []) as unknown[];
       if (result.isError) {
         throw new McpToolError(

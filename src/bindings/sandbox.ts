@@ -12,9 +12,9 @@ import { BindingError, type Grants, OPERATOR_GRANTS } from "./secrets.ts";
 
 // What a tool's own code does with its input: arguments it cannot take, code the sandbox refuses, output
 // that is not JSON, running out of time or memory. These are the caller's failures: they are not retried
-// and do not count against the tool's breaker (issue 14, finding 5). An error the tool throws is left to
-// the classification, so a tool that reports its upstream's faults ("answered HTTP 503") and classes them
-// with its error rules still has them counted and retried.
+// and do not count against the tool's breaker. An error the tool throws is left to the classification,
+// which reads no message: it is the caller's too, unless the sandbox recorded that the tool's upstream
+// failed during the run (SandboxError.upstream, its `cause`), or the tool's own error rules say otherwise.
 const CALLER_KINDS: ReadonlySet<string> = new Set([
   "input",
   "static",

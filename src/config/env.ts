@@ -77,6 +77,25 @@ export const envSchema = z.object({
   SWITCHBOARD_AGENT_SYNTHESIS: z.enum(["off", "private"]).default("private"),
   /** Tools synthesized per agent key per hour, at most (each one costs LLM calls and a sandbox run). */
   SWITCHBOARD_AGENT_SYNTHESIS_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(10),
+  /**
+   * The dispatcher's options as JSON (src/dispatch/README.md), e.g. {"perKeyCalls": 32}; checked field by
+   * field when the service opens.
+   */
+  SWITCHBOARD_DISPATCH: z
+    .string()
+    .optional()
+    .transform((text, context) => {
+      if (text === undefined || text.trim() === "") return undefined;
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        context.addIssue({
+          code: "custom",
+          message: "is not JSON (expected an object of dispatcher options)",
+        });
+        return z.NEVER;
+      }
+    }),
 });
 
 /**

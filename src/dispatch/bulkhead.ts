@@ -1,9 +1,12 @@
-// A counting semaphore with a bounded wait. Hand-written because cockatiel's bulkhead rejects at once when
-// its queue is full and has no wait timeout, and p-limit/p-queue are not installed and time tasks rather
-// than the wait for a slot; the queue timeout is what keeps a flooded dispatcher from hanging callers.
+// A counting semaphore with a bounded wait whose queue is fair between keys (callers): waiters queue per
+// key, and a freed slot goes to the keys in turn (round robin), so one key's flood of calls delays another
+// key's call by at most one slot per key that is waiting, never by the flood's length. Hand-written because
+// cockatiel's bulkhead rejects at once when its queue is full and has no wait timeout, and p-limit/p-queue
+// are not installed, time tasks rather than the wait for a slot, and have no fairness between callers.
 import { CancelledError, DispatchError } from "./errors.ts";
 
 interface Waiter {
+  key: string;
   resolve(): void;
   reject(error: Error): void;
 }
@@ -11,7 +14,9 @@ interface Waiter {
 export class Semaphore {
   readonly limit: number;
   #inFlight = 0;
-  #waiters: Waiter[] = [];
+  #queued = 0;
+  /** Waiters by key; the Map's order is the turn order (a key just served moves to the back). */
+  #waiters = new Map<string, Waiter[]>();
 
   constructor(limit: number) {
     this.limit = limit;
@@ -22,19 +27,22 @@ export class Semaphore {
   }
 
   get queued(): number {
-    return this.#waiters.length;
+    return this.#queued;
   }
 
   /** Takes a slot if one is free without waiting (the common case, kept free of promises). */
   tryAcquire(): boolean {
-    if (this.#inFlight >= this.limit || this.#waiters.length > 0) return false;
+    if (this.#inFlight >= this.limit || this.#queued > 0) return false;
     this.#inFlight++;
     return true;
   }
 
-  /** Resolves when a slot is held; rejects with a queue_timeout error after `timeoutMs`, or on abort. */
-  acquire(timeoutMs: number, what: string, signal?: AbortSignal): Promise<void> {
-    if (this.#inFlight < this.limit && this.#waiters.length === 0) {
+  /**
+   * Resolves when a slot is held; rejects with a queue_timeout error after `timeoutMs`, or on abort.
+   * `key` is whose turn the wait is queued under.
+   */
+  acquire(timeoutMs: number, what: string, signal?: AbortSignal, key = ""): Promise<void> {
+    if (this.#inFlight < this.limit && this.#queued === 0) {
       this.#inFlight++;
       return Promise.resolve();
     }
@@ -43,8 +51,7 @@ export class Semaphore {
       const leave = () => {
         clearTimeout(timer);
         signal?.removeEventListener("abort", onAbort);
-        const index = this.#waiters.indexOf(waiter);
-        if (index >= 0) this.#waiters.splice(index, 1);
+        this.#remove(waiter);
       };
       const onAbort = () => {
         leave();
@@ -55,6 +62,7 @@ export class Semaphore {
         reject(new DispatchError("queue_timeout", `${what}: ${this.limit} at once`));
       }, timeoutMs);
       const waiter: Waiter = {
+        key,
         resolve: () => {
           clearTimeout(timer);
           signal?.removeEventListener("abort", onAbort);
@@ -63,19 +71,43 @@ export class Semaphore {
         reject,
       };
       signal?.addEventListener("abort", onAbort, { once: true });
-      this.#waiters.push(waiter);
+      const line = this.#waiters.get(key);
+      if (line) line.push(waiter);
+      else this.#waiters.set(key, [waiter]);
+      this.#queued++;
     });
   }
 
   release(): void {
-    // Nobody waiting (nearly always): no shift of the empty queue, which showed in profiles of the bench.
-    if (this.#waiters.length === 0) {
+    // Nobody waiting (nearly always): no look at the queues, which showed in profiles of the bench.
+    if (this.#queued === 0) {
       this.#inFlight--;
       return;
     }
-    const next = this.#waiters.shift();
+    const next = this.#nextInTurn();
     // The slot passes straight to the next waiter, so the count never dips and lets a newcomer overtake.
     if (next) next.resolve();
     else this.#inFlight--;
+  }
+
+  /** The first waiter of the key whose turn it is; that key goes to the back of the turn order. */
+  #nextInTurn(): Waiter | undefined {
+    const first = this.#waiters.entries().next();
+    if (first.done) return undefined;
+    const [key, line] = first.value;
+    const waiter = line.shift();
+    this.#waiters.delete(key);
+    if (line.length > 0) this.#waiters.set(key, line);
+    this.#queued--;
+    return waiter;
+  }
+
+  #remove(waiter: Waiter): void {
+    const line = this.#waiters.get(waiter.key);
+    const index = line?.indexOf(waiter) ?? -1;
+    if (!line || index < 0) return;
+    line.splice(index, 1);
+    this.#queued--;
+    if (line.length === 0) this.#waiters.delete(waiter.key);
   }
 }

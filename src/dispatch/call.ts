@@ -52,6 +52,8 @@ export class Call implements Running {
   declare readonly tool: Tool | undefined;
   declare readonly signal: AbortSignal | undefined;
   declare readonly snapshot: CallContext;
+  /** Who calls: the key its slots are queued and its retries budgeted under. */
+  declare readonly key: string;
   declare progress: Progress;
   /** performance.now() when the call started, and the end of its whole run (set when it gets slots). */
   declare started: number;
@@ -92,6 +94,7 @@ export class Call implements Running {
     tool: Tool | undefined,
     signal: AbortSignal | undefined,
     snapshot: CallContext,
+    key: string,
   ) {
     this.id = request.id;
     this.name = request.name;
@@ -103,6 +106,7 @@ export class Call implements Running {
     this.tool = tool;
     this.signal = signal;
     this.snapshot = snapshot;
+    this.key = key;
     this.progress = "new";
     this.started = 0;
     this.deadlineAt = Number.POSITIVE_INFINITY;

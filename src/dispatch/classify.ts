@@ -28,13 +28,15 @@ const ruleClasses = [
   ["fatal", "fatal"],
 ] as const;
 
-// Order matters: the first class whose rule matches wins, so credentials and rate limits are recognised
-// before the broad connection and fatal rules.
+// Order matters: the first class whose rule matches wins. The defaults are statuses and error codes only,
+// which the transport sets (undici, node:net, a binding's HTTP status): a message is text a tool may have
+// made from its caller's input, so no default reads it, and a caller cannot make a provider look
+// overloaded. A tool's own `policy.errors` (catalog data its maintainer wrote) may add message patterns.
+// 503 is an unavailable server, not a rate limit: it is retried on the connection schedule (a Retry-After
+// it carries is still honoured), and only 429 and 529 wait twice as long.
 const defaultRules: Required<ErrorRules> = {
-  credentials: [401, "token (has )?expired", "expired token", "jwt expired"],
-  // 503 is an unavailable server, not a rate limit: it is retried on the connection schedule (a Retry-After
-  // it carries is still honoured), and only 429 and 529 wait twice as long.
-  rateLimit: [429, 529, "overloaded", "rate.?limit", "too many requests"],
+  credentials: [401],
+  rateLimit: [429, 529],
   connection: [
     500,
     502,
@@ -53,8 +55,6 @@ const defaultRules: Required<ErrorRules> = {
     "UND_ERR_CONNECT_TIMEOUT",
     "UND_ERR_HEADERS_TIMEOUT",
     "UND_ERR_BODY_TIMEOUT",
-    "socket hang up",
-    "other side closed",
   ],
   fatal: [
     400,
@@ -69,11 +69,6 @@ const defaultRules: Required<ErrorRules> = {
     "EPERM",
     "ERR_INVALID_ARG_TYPE",
     "ERR_INVALID_ARG_VALUE",
-    "not found",
-    "permission denied",
-    "forbidden",
-    "validation",
-    "invalid",
   ],
 };
 
@@ -156,7 +151,7 @@ function matchOne(rules: CompiledRules, link: ErrorLike): FailureClass | undefin
 
 export function classify(error: unknown, extra?: ErrorRules): Classified {
   // The dispatcher's own errors say their class; an "unknown" one (an MCP tool's in-band error) is
-  // classified by its message like any other.
+  // classified by the tool's own rules like any other error.
   if (error instanceof DispatchError && error.class !== "unknown") return { class: error.class };
   const links = chain(error);
   // The sandbox host running the call died (src/synth/sandbox.ts); not retried: the same code would

@@ -14,6 +14,8 @@ import { classify } from "./classify.ts";
 import { applyPatches } from "./context.ts";
 import { CancelledError, SchemaError } from "./errors.ts";
 import type { DispatchEvents } from "./events.ts";
+import { KeyBudgets } from "./key-budgets.ts";
+import { KeyCalls } from "./key-calls.ts";
 import {
   type DispatcherOptions,
   type DispatcherOptionsInput,
@@ -85,6 +87,8 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
       breakers: this.#breakers,
       cache: new ResultCache(this.options.cacheEntries, () => Date.now()),
       global: new Semaphore(this.options.globalConcurrency),
+      keyCalls: new KeyCalls(this.options.perKeyCalls),
+      keyBudgets: new KeyBudgets(this.options.keyRetryBudget),
       slotsFor: (tool, limit) => this.#slotsFor(tool, limit),
       count: () => this.#count,
       sleep: deps.sleep ?? realSleep,
@@ -95,6 +99,8 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
         this.emit("rejected", { callId: call.id, tool: call.name, class: "schema", message: error.message }),
       queueTimedOut: (call, message) =>
         this.emit("rejected", { callId: call.id, tool: call.name, class: "queue_timeout", message }),
+      keyLimited: (call, message) =>
+        this.emit("rejected", { callId: call.id, tool: call.name, class: "key_limit", message }),
     };
   }
 
@@ -120,7 +126,7 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
     // or provider list rejects, as it would in an async function.
     return new Promise((resolve) => {
       const context = options?.context ?? this.#context;
-      const call = this.#prepare(calls[0] as ToolCall, options?.signal, snapshotOf(context));
+      const call = this.#prepare(calls[0] as ToolCall, options?.signal, snapshotOf(context), options?.caller);
       call.context = context;
       call.resolveSingle = resolve;
       this.#start(call);
@@ -131,7 +137,7 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
     if (!this.#loaded) await this.ready();
     const context = options.context ?? this.#context;
     const snapshot = snapshotOf(context);
-    const prepared = calls.map((call) => this.#prepare(call, options.signal, snapshot));
+    const prepared = calls.map((call) => this.#prepare(call, options.signal, snapshot, options.caller));
     const results: CallResult[] = new Array(calls.length);
     const groups = partition(
       prepared.map((_, i) => i),
@@ -193,8 +199,13 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
     return this.#breakers.flush();
   }
 
-  #prepare(request: ToolCall, signal: AbortSignal | undefined, snapshot: CallContext): Call {
-    return new Call(request, this.#deps.tools.get(request.name), signal, snapshot);
+  #prepare(
+    request: ToolCall,
+    signal: AbortSignal | undefined,
+    snapshot: CallContext,
+    caller: string | undefined,
+  ): Call {
+    return new Call(request, this.#deps.tools.get(request.name), signal, snapshot, caller ?? "");
   }
 
   /** The tool's pipeline, built on its definition's first call. */

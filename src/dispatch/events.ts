@@ -26,7 +26,7 @@ export interface FallbackNotice {
 export interface RejectedNotice {
   callId: string;
   tool: string;
-  class: Extract<ErrorClass, "unknown_tool" | "schema" | "queue_timeout" | "breaker_open">;
+  class: Extract<ErrorClass, "unknown_tool" | "schema" | "queue_timeout" | "key_limit" | "breaker_open">;
   message: string;
 }
 

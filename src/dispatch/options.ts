@@ -38,11 +38,18 @@ export const dispatcherOptionsSchema = z.strictObject({
   retry: retryOptionsSchema.prefault({}),
   breaker: breakerOptionsSchema.prefault({}),
   retryBudget: retryBudgetOptionsSchema.prefault({}),
+  /** Each caller's (key's) own retry budget, over all its tools: a retry needs a token from both. */
+  keyRetryBudget: retryBudgetOptionsSchema.prefault({}),
   /** Per attempt, unless the tool sets `policy.timeoutMs`. */
   timeoutMs: z.number().int().positive().default(30_000),
   /** A call's whole run, retries and their waits included, from the moment it holds its slots. */
   deadlineMs: z.number().int().positive().default(120_000),
   globalConcurrency: z.number().int().positive().default(10),
+  /**
+   * Calls one key may have under way at once (in flight, queued for slots, waiting for a retry); more
+   * fail at once as `key_limit`. One full batch (64 calls) by default.
+   */
+  perKeyCalls: z.number().int().positive().default(64),
   queueTimeoutMs: z.number().int().positive().default(120_000),
   resultBudgetTokens: z.number().int().positive().default(8_000),
   terminalBudgetTokens: z.number().int().positive().default(4_000),

@@ -15,14 +15,15 @@ export class Pending {
   declare settled: boolean;
   declare call: Call | undefined;
   /**
-   * Handlers queued by `after`, run in order when the call's outcome is known: the first three in fields
-   * (a read-only call passes three stages that react to it: slots, retry, breaker; an array grown per
-   * call cost an allocation of its backing store), any more in `rest`.
+   * Handlers queued by `after`, run in order when the call's outcome is known: the first four in fields
+   * (a read-only call passes four stages that react to it: the key's share, retry, slots, breaker; an
+   * array grown per call cost an allocation of its backing store), any more in `rest`.
    */
   declare count: number;
   declare h0: Handler | undefined;
   declare h1: Handler | undefined;
   declare h2: Handler | undefined;
+  declare h3: Handler | undefined;
   declare rest: Handler[] | undefined;
   /**
    * Who waits for the final call (the dispatcher, a pending flattened into another, `promise()`): the
@@ -38,6 +39,7 @@ export class Pending {
     this.h0 = undefined;
     this.h1 = undefined;
     this.h2 = undefined;
+    this.h3 = undefined;
     this.rest = undefined;
     this.listener = undefined;
     this.listeners = undefined;
@@ -73,6 +75,7 @@ export class Pending {
     if (index === 0) this.h0 = handler;
     else if (index === 1) this.h1 = handler;
     else if (index === 2) this.h2 = handler;
+    else if (index === 3) this.h3 = handler;
     else queueRest(this, handler);
     return this;
   }
@@ -94,8 +97,10 @@ export class Pending {
         return this.h1 as Handler;
       case 2:
         return this.h2 as Handler;
+      case 3:
+        return this.h3 as Handler;
       default:
-        return (this.rest as Handler[])[index - 3] as Handler;
+        return (this.rest as Handler[])[index - 4] as Handler;
     }
   }
 

@@ -44,6 +44,11 @@ export class RetryBudget {
     return true;
   }
 
+  /** Gives back a token taken for a retry that was not made after all. */
+  refund(): void {
+    this.#tokens = Math.min(this.#tokens + 1, this.#capacity);
+  }
+
   #refill(): void {
     if (this.#perMs === 0) return;
     const now = this.#now();

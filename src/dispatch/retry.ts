@@ -2,6 +2,7 @@
 // delay from backoff.ts is slept in `shouldRetry`; only retryable classes are retried, credentials once
 // after the provider's refresh hook. A retry is made only while the retry budget has a token for it and
 // its wait ends before the call's deadline; a failure the provider blames on the caller is not retried.
+// The budget is the provider's and the caller's key's: both must have a token.
 import { performance } from "node:perf_hooks";
 import pRetry from "p-retry";
 import type { ErrorRules } from "../catalog/index.ts";
@@ -27,6 +28,14 @@ export const sleep: Sleep = (ms, signal) =>
     signal?.addEventListener("abort", onAbort, { once: true });
   });
 
+/** A token from the caller's budget and one from the provider's, or neither. */
+function withdrawBoth(scope: RetryScope): boolean {
+  if (!scope.keyBudget.withdraw()) return false;
+  if (scope.budget.withdraw()) return true;
+  scope.keyBudget.refund();
+  return false;
+}
+
 export interface RetryEvent {
   retry: number;
   failure: Classified;
@@ -41,6 +50,8 @@ export interface RetryScope {
   /** performance.now() by which the call must have its answer. */
   deadlineAt: number;
   budget: RetryBudget;
+  /** The caller's own budget: a retry takes a token from both. */
+  keyBudget: RetryBudget;
   sleep: Sleep;
   random: () => number;
   onRetry(event: RetryEvent): void;
@@ -72,7 +83,7 @@ export async function retryAfterFailure<T>(
       }
     }
     const delayMs = retryDelay(retry, failure, scope.settings, backoff, scope.random);
-    if (performance.now() + delayMs >= scope.deadlineAt || !scope.budget.withdraw()) return false;
+    if (performance.now() + delayMs >= scope.deadlineAt || !withdrawBoth(scope)) return false;
     scope.onRetry({ retry, failure, delayMs });
     if (delayMs > 0) await scope.sleep(delayMs, scope.signal);
     return true;

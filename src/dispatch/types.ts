@@ -56,6 +56,7 @@ export type ErrorClass =
   | "cancelled"
   | "unknown_tool"
   | "queue_timeout"
+  | "key_limit"
   | "breaker_open"
   | "sandbox_crashed";
 
@@ -101,4 +102,9 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
   /** The state context modifiers change; defaults to the dispatcher's own. */
   context?: Record<string, unknown>;
+  /**
+   * Who calls (an API key's id, opaque here): the per-key limit, the fair share of the slot queues and the
+   * per-key retry budget are kept under it. Calls without one share the key "".
+   */
+  caller?: string;
 }

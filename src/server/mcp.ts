@@ -138,6 +138,7 @@ export function createMcpServer(app: Switchboard | Promise<Switchboard>, options
           signal: extra.signal,
           session: sessionOf(extra.sessionId),
           ...(viewer ? { viewer } : {}),
+          caller: options.callerId ?? "local",
         },
       );
       const call = scoped && { ...scoped, id };

@@ -144,6 +144,7 @@ export const apiRoutes: ApiRoute[] = [
         signal,
         session: sessionKey(caller, body.sessionId),
         viewer: caller,
+        caller: caller.id,
       });
       return {
         results: results.map((r, i) => callResultView(caller.role, { ...r, id: body.calls[i]?.id ?? r.id })),

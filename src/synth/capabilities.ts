@@ -4,6 +4,7 @@ import { load } from "cheerio";
 import { z } from "zod";
 import type { Capabilities } from "../catalog/index.ts";
 import { type EgressPolicy, publicOnly } from "../egress/index.ts";
+import type { UpstreamFault } from "./errors.ts";
 
 type FetchGrant = NonNullable<Capabilities["fetch"]>;
 
@@ -71,18 +72,37 @@ async function readCapped(response: Response, maxBytes: number, url: string): Pr
   return Buffer.concat(chunks).toString("utf8");
 }
 
+const ERRNO_CODE = /^[A-Z][A-Z0-9_]+$/;
+
+/** A connection that failed (not one the egress policy refused): its code, as undici gives it. */
+function connectionFault(error: unknown): UpstreamFault | undefined {
+  const cause = (error as { cause?: { code?: unknown } }).cause;
+  const code = typeof cause?.code === "string" && ERRNO_CODE.test(cause.code) ? cause.code : undefined;
+  if (code === "ERR_EGRESS_DENIED") return undefined;
+  return { code: code ?? "ECONNRESET" };
+}
+
+/** Answers that say the upstream could not serve: 5xx and 429. */
+function answerFault(response: Response): UpstreamFault | undefined {
+  if (response.status < 500 && response.status !== 429) return undefined;
+  return { status: response.status, headers: Object.fromEntries(response.headers) };
+}
+
 /**
  * fetch() on behalf of a tool: the URL and every redirect target must be allowed, the method granted, and
  * the body within maxBytes and timeoutMs. Redirects are followed here, by hand, so that each hop is
  * re-checked (fetch's own `redirect: "follow"` would not show us the intermediate URLs). Every connection
  * also goes through the egress policy, which refuses non-public addresses after DNS resolution unless the
  * operator allowed them: a tool's allowlist names URLs, the egress policy the addresses behind them.
+ * A failed connection, a timeout and a 5xx or 429 answer are told to `onFault`: whatever the tool then
+ * does with them, the parent knows its upstream failed (see UpstreamFault).
  */
 export async function proxiedFetch(
   grant: FetchGrant,
   json: string,
   signal: AbortSignal,
   egress: EgressPolicy = publicOnly(),
+  onFault: (fault: UpstreamFault) => void = () => {},
 ): Promise<string> {
   const request = requestOf(fetchRequestSchema, json, "fetch");
   let method = request.method.toUpperCase();
@@ -111,8 +131,12 @@ export async function proxiedFetch(
     try {
       response = await egress.fetch(url, { method, headers, body, redirect: "manual", signal: deadline });
     } catch (error) {
-      if (deadline.aborted && !signal.aborted)
+      if (deadline.aborted && !signal.aborted) {
+        onFault({ code: "ETIMEDOUT" });
         throw new CapabilityError(`fetch ${url.href}: no answer within ${grant.timeoutMs} ms`);
+      }
+      const fault = signal.aborted ? undefined : connectionFault(error);
+      if (fault) onFault(fault);
       const cause = (error as Error).cause;
       throw new CapabilityError(
         `fetch ${url.href}: ${cause instanceof Error ? cause.message : (cause ?? (error as Error).message)}`,
@@ -132,6 +156,8 @@ export async function proxiedFetch(
       }
       continue;
     }
+    const fault = answerFault(response);
+    if (fault) onFault(fault);
     const text = await readCapped(response, grant.maxBytes, url.href);
     return JSON.stringify({
       status: response.status,

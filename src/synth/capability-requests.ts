@@ -8,8 +8,14 @@ import type { Capabilities } from "../catalog/index.ts";
 import { moduleFile } from "../config/index.ts";
 import type { EgressPolicy } from "../egress/index.ts";
 import { proxiedFetch } from "./capabilities.ts";
+import type { UpstreamFault } from "./errors.ts";
 
-type Performer = (grant: unknown, json: string, signal: AbortSignal) => Promise<string>;
+type Performer = (
+  grant: unknown,
+  json: string,
+  signal: AbortSignal,
+  onFault: (fault: UpstreamFault) => void,
+) => Promise<string>;
 
 /** The capabilities that are requests to the parent (`console` is the prelude's own). */
 const REQUESTS = ["fetch", "html", "browser"] as const;
@@ -96,8 +102,8 @@ export class CapabilityRequests {
   private readonly egress: EgressPolicy | undefined;
   private readonly browser: BrowserCapability | undefined;
   private readonly performers: Record<(typeof REQUESTS)[number], Performer> = {
-    fetch: (grant, json, signal) =>
-      proxiedFetch(grant as NonNullable<Capabilities["fetch"]>, json, signal, this.egress),
+    fetch: (grant, json, signal, onFault) =>
+      proxiedFetch(grant as NonNullable<Capabilities["fetch"]>, json, signal, this.egress, onFault),
     html: (_grant, json, signal) => this.html.select(json, signal),
     browser: async (grant, json, signal) => {
       if (this.browser === undefined)
@@ -120,10 +126,19 @@ export class CapabilityRequests {
     return grantedNames(capabilities).includes(name);
   }
 
-  /** Performs a granted request; the answer (or the refusal's message) goes back into the tool. */
-  perform(capabilities: Capabilities, name: string, json: string, signal: AbortSignal): Promise<string> {
+  /**
+   * Performs a granted request; the answer (or the refusal's message) goes back into the tool, and an
+   * upstream's failure also to `onFault`.
+   */
+  perform(
+    capabilities: Capabilities,
+    name: string,
+    json: string,
+    signal: AbortSignal,
+    onFault: (fault: UpstreamFault) => void = () => {},
+  ): Promise<string> {
     const known = name as (typeof REQUESTS)[number];
-    return this.performers[known](capabilities[known], json, signal);
+    return this.performers[known](capabilities[known], json, signal, onFault);
   }
 
   close(): void {

@@ -19,6 +19,17 @@ export interface Violation {
   column: number;
 }
 
+/**
+ * What the transport said when an upstream a tool reached through a capability (ctx.fetch) failed during
+ * its run: a connection error's code, or a 5xx/429 answer's status and headers. Recorded by the parent,
+ * never by the tool, so a tool's own text can never claim it.
+ */
+export interface UpstreamFault {
+  status?: number;
+  code?: string;
+  headers?: Record<string, string>;
+}
+
 export class SandboxError extends Error {
   readonly kind: SandboxErrorKind;
   /** `SANDBOX_<KIND>`, for error rules (`policy.errors`) and the dispatcher's classification. */
@@ -28,13 +39,25 @@ export class SandboxError extends Error {
   readonly violations: Violation[];
   /** The tool's captured console output up to the failure. */
   readonly console: ConsoleLine[];
+  /**
+   * The last upstream fault of the run, for a tool that failed after one: also the error's `cause`, where
+   * the dispatcher's classification finds its status or code (the provider's fault, retried and counted).
+   */
+  readonly upstream: UpstreamFault | undefined;
 
   constructor(
     kind: SandboxErrorKind,
     message: string,
-    details: { line?: number; column?: number; violations?: Violation[]; console?: ConsoleLine[] } = {},
+    details: {
+      line?: number;
+      column?: number;
+      violations?: Violation[];
+      console?: ConsoleLine[];
+      upstream?: UpstreamFault;
+    } = {},
   ) {
-    super(message);
+    super(message, details.upstream === undefined ? undefined : { cause: { ...details.upstream } });
+    this.upstream = details.upstream;
     this.name = "SandboxError";
     this.kind = kind;
     this.code = `SANDBOX_${kind.toUpperCase()}`;

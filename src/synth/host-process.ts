@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import type { Capabilities } from "../catalog/index.ts";
 import { moduleFile } from "../config/index.ts";
 import type { CapabilityRequests } from "./capability-requests.ts";
+import type { UpstreamFault } from "./errors.ts";
 import type { Channel } from "./host/channel.ts";
 import type { HostLauncher, Launch } from "./host-launcher.ts";
 import { type HostConfig, type HostMessage, hostMessageSchema, type ParentMessage } from "./protocol.ts";
@@ -96,6 +97,8 @@ export interface HostedCall {
   answer(message: Extract<HostMessage, { t: "result" | "prepared" | "failed" }>): void;
   /** The host died before answering. */
   lost(reason: string): void;
+  /** The last failure of an upstream the tool reached through a capability during this run. */
+  upstreamFault?: UpstreamFault;
 }
 
 export interface HostOptions {
@@ -251,7 +254,10 @@ export class SandboxHost {
           payload,
         } satisfies ParentMessage);
     };
-    requests.perform(call.capabilities, message.capability, message.json, call.signal).then(
+    const onFault = (fault: UpstreamFault) => {
+      call.upstreamFault = fault;
+    };
+    requests.perform(call.capabilities, message.capability, message.json, call.signal, onFault).then(
       (payload) => reply(true, payload),
       (error: Error) => reply(false, error.message),
     );

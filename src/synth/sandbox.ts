@@ -340,10 +340,13 @@ export class Sandbox {
     const { stage, name, message: text, line, column } = reply.error;
     const position =
       line === undefined || column === undefined ? {} : { line, column: authorColumn(line, column) };
+    // A tool that fails after its upstream did carries that fault: the transport's word, not the tool's.
+    const upstream = stage === "runtime" ? call.upstreamFault : undefined;
     call.settle(
       new SandboxError(stage, stage === "output" ? text : `${name}: ${text}`, {
         ...position,
         console: reply.console,
+        ...(upstream === undefined ? {} : { upstream }),
       }),
     );
   }

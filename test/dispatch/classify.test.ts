@@ -12,14 +12,27 @@ test("undici's TypeError('fetch failed') is classified by the code on its cause"
   assert.equal(classify(faultError("UND_ERR_SOCKET")).class, "connection");
 });
 
-test("401 and 'token expired' are the credentials class", () => {
+test("401 is the credentials class", () => {
   assert.equal(classify(faultError("401")).class, "credentials");
-  assert.equal(classify(new Error("JWT expired")).class, "credentials");
 });
 
-test("429, 529 and 'overloaded' are rate limits", () => {
-  for (const kind of ["429", "529", "overloaded"] as const)
+test("429 and 529 are rate limits", () => {
+  for (const kind of ["429", "529"] as const)
     assert.equal(classify(faultError(kind)).class, "rate_limit", kind);
+});
+
+test("no default rule reads a message: text a tool made from its input is never a provider fault", () => {
+  for (const message of [
+    "the model is overloaded, try again",
+    "rate limit exceeded",
+    "429 Too Many Requests",
+    "503 service unavailable",
+    "ECONNRESET",
+    "socket hang up",
+    "JWT expired",
+  ])
+    assert.equal(classify(new Error(`timezone: unknown time zone "${message}"`)).class, "unknown", message);
+  assert.equal(classify(faultError("overloaded")).class, "unknown");
 });
 
 test("503 and 500 are an unavailable server (the connection class), not a rate limit", () => {

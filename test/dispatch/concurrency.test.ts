@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Tool } from "../../src/catalog/index.ts";
+import { Semaphore } from "../../src/dispatch/bulkhead.ts";
 import { Dispatcher, type Provider, withContextModifier } from "../../src/dispatch/index.ts";
 import { catalog, faultyProvider, readTool, writeTool } from "./harness.ts";
 
@@ -217,4 +218,30 @@ test("a tool redefined with another concurrency limit gets slots with that limit
   peak = 0;
   await threeAtOnce();
   assert.equal(peak, 1);
+});
+
+test("the slot queue serves waiting keys in turn, not in arrival order", async () => {
+  const slots = new Semaphore(1);
+  assert.ok(slots.tryAcquire());
+  const served: string[] = [];
+  const wait = (key: string, n: number) =>
+    slots.acquire(10_000, "test", undefined, key).then(() => {
+      served.push(`${key}${n}`);
+    });
+  const waits = [
+    wait("a", 1),
+    wait("a", 2),
+    wait("a", 3),
+    wait("b", 1),
+    wait("a", 4),
+    wait("c", 1),
+    wait("b", 2),
+  ];
+  for (let i = 0; i < waits.length; i++) {
+    slots.release();
+    await Promise.resolve();
+  }
+  await Promise.all(waits);
+  assert.deepEqual(served, ["a1", "b1", "c1", "a2", "b2", "a3", "a4"]);
+  assert.equal(slots.queued, 0);
 });

@@ -7,6 +7,7 @@ import { Semaphore } from "../../src/dispatch/bulkhead.ts";
 import { ResultCache } from "../../src/dispatch/cache.ts";
 import { Call } from "../../src/dispatch/call.ts";
 import type { DispatchError } from "../../src/dispatch/errors.ts";
+import { KeyBudgets } from "../../src/dispatch/key-budgets.ts";
 import { parseOptions, resolvePolicy } from "../../src/dispatch/options.ts";
 import { Pending } from "../../src/dispatch/pending.ts";
 import type { Next } from "../../src/dispatch/pipeline.ts";
@@ -30,7 +31,7 @@ const tool = readTool("t", {
   inputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
 });
 const newCall = (args: Record<string, unknown> = { n: 1 }, t: Tool = tool) =>
-  new Call({ id: `c${Math.random()}`, name: t.name, arguments: args }, t, undefined, {});
+  new Call({ id: `c${Math.random()}`, name: t.name, arguments: args }, t, undefined, {}, "");
 const answering =
   (output: unknown): Next =>
   (call) =>
@@ -158,14 +159,19 @@ test("fallback chain: the next provider answers after a provider fault; an input
 test("retry budget: each call through the stage adds to the budget", async () => {
   const budget = new RetryBudget({ ratio: 0.5, capacity: 10, perSecond: 0 }, () => 0);
   while (budget.withdraw());
-  const stage = new RetryBudgetDeposit(budget);
+  const stage = new RetryBudgetDeposit(budget, new KeyBudgets(options.keyRetryBudget));
   for (let i = 0; i < 4; i++) await stage.execute(newCall(), answering(1)).promise();
   assert.equal(budget.tokens, 2);
 });
 
 test("retry: transient faults are retried within the budget; writes, caller failures and a spent budget are not", async () => {
   const delays: number[] = [];
-  const deps = { sleep: async (ms: number) => void delays.push(ms), random: () => 0.5, retried: () => {} };
+  const deps = {
+    sleep: async (ms: number) => void delays.push(ms),
+    random: () => 0.5,
+    retried: () => {},
+    keyBudgets: new KeyBudgets(options.keyRetryBudget),
+  };
   const fresh = () => new RetryBudget(options.retryBudget);
   const readPolicy = resolvePolicy(tool, options);
   const retrying = new Retry("t", readPolicy, provider, undefined, fresh(), deps);
@@ -201,7 +207,12 @@ test("retry: transient faults are retried within the budget; writes, caller fail
 });
 
 test("retry: no retry whose wait would end after the call's deadline", async () => {
-  const deps = { sleep: async () => {}, random: () => 0.5, retried: () => {} };
+  const deps = {
+    sleep: async () => {},
+    random: () => 0.5,
+    retried: () => {},
+    keyBudgets: new KeyBudgets(options.keyRetryBudget),
+  };
   const retrying = new Retry(
     "t",
     resolvePolicy(tool, options),

@@ -79,7 +79,9 @@ export class CachedAnswers implements Stage {
 
   /** Stale-while-revalidate: the rest of the pipeline again, outside the call that got the stale answer. */
   async #refresh(served: Call, key: string, next: Next): Promise<void> {
-    const call = await next(new Call(served.request, served.tool, undefined, served.snapshot)).promise();
+    const call = await next(
+      new Call(served.request, served.tool, undefined, served.snapshot, served.key),
+    ).promise();
     if (call.outcome === "answered") this.#store(key, call.output, call.provider ?? "");
   }
 

@@ -5,6 +5,7 @@
 import type { ErrorRules } from "../../catalog/index.ts";
 import type { Call } from "../call.ts";
 import type { RetryNotice } from "../events.ts";
+import type { KeyBudgets } from "../key-budgets.ts";
 import { type EffectivePolicy, mayRetry } from "../options.ts";
 import { Pending } from "../pending.ts";
 import { type Next, proceed, type Stage } from "../pipeline.ts";
@@ -13,6 +14,8 @@ import type { RetryBudget } from "../retry-budget.ts";
 import type { Provider } from "../types.ts";
 
 export interface RetryDeps {
+  /** Each caller's retry budget, beside the provider's. */
+  keyBudgets: KeyBudgets;
   sleep: Sleep;
   random: () => number;
   retried: (notice: RetryNotice) => void;
@@ -74,6 +77,7 @@ export class Retry implements Stage {
         signal: call.signal,
         deadlineAt: call.deadlineAt,
         budget: this.#budget,
+        keyBudget: this.#deps.keyBudgets.of(call.key),
         sleep,
         random,
         onRetry: ({ retry, failure, delayMs }) =>

@@ -1,7 +1,9 @@
 // Stage: concurrency slots, the tool's own and then a global one (always in this order, so two calls
-// never deadlock), held until the rest of the pipeline has answered. A call that finds both free goes on
-// at once, without a promise; one that waits longer than the queue timeout is the `queue_timeout`
-// outcome. A call's deadline (its whole run, retries included) starts when it holds its slots.
+// never deadlock), held for one attempt: a call waiting for its next retry holds none, so backoff waits
+// cannot fill the slots. A call that finds both free goes on at once, without a promise; one that waits
+// longer than the queue timeout is the `queue_timeout` outcome. Waits queue under the caller's key, and
+// the queues serve keys in turn (bulkhead.ts). A call's deadline (its whole run, retries included) starts
+// when it first holds its slots.
 import { performance } from "node:perf_hooks";
 import type { Semaphore } from "../bulkhead.ts";
 import type { Call } from "../call.ts";
@@ -41,7 +43,13 @@ export class Slots implements Stage {
   }
 
   execute(call: Call, next: Next): Pending {
-    return this.#tryAcquire() ? this.#run(call, next, call.started) : this.#waitThenRun(call, next);
+    if (!this.#tryAcquire()) return this.#waitThenRun(call, next);
+    // A call's first slots are taken in the turn it started, whose clock reading is reused.
+    return this.#run(
+      call,
+      next,
+      call.deadlineAt === Number.POSITIVE_INFINITY ? call.started : performance.now(),
+    );
   }
 
   /** Both slots if both are free at once; none otherwise. */
@@ -55,7 +63,7 @@ export class Slots implements Stage {
   #run(call: Call, next: Next, readyAt: number): Pending {
     call.progress = "running";
     call.readyAt = readyAt;
-    call.deadlineAt = readyAt + this.#settings.deadlineMs;
+    if (call.deadlineAt === Number.POSITIVE_INFINITY) call.deadlineAt = readyAt + this.#settings.deadlineMs;
     return proceed(next, call).after(this.#released);
   }
 
@@ -71,23 +79,23 @@ export class Slots implements Stage {
     const { queueTimeoutMs } = this.#settings;
     const queueStart = performance.now();
     try {
-      await this.#slots.acquire(queueTimeoutMs, `tool ${this.#tool}`, call.signal);
+      await this.#slots.acquire(queueTimeoutMs, `tool ${this.#tool}`, call.signal, call.key);
       try {
         const left = queueTimeoutMs - (performance.now() - queueStart);
-        await this.#global.acquire(Math.max(1, left), "all tools", call.signal);
+        await this.#global.acquire(Math.max(1, left), "all tools", call.signal, call.key);
       } catch (error) {
         this.#slots.release();
         throw error;
       }
     } catch (error) {
-      call.queuedMs = performance.now() - queueStart;
+      call.queuedMs += performance.now() - queueStart;
       if (!(error instanceof DispatchError) || error.class !== "queue_timeout") return call.fail(error);
       const message = `waited ${queueTimeoutMs} ms for a free slot (${error.message}) and gave up`;
       this.#queueTimedOut(call, message);
       return call.fail(new DispatchError("queue_timeout", message));
     }
     call.readyAt = performance.now();
-    call.queuedMs = call.readyAt - queueStart;
+    call.queuedMs += call.readyAt - queueStart;
     return call;
   }
 }
