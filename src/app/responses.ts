@@ -5,7 +5,14 @@ import { z } from "zod";
 import { toolSchema } from "../catalog/index.ts";
 import type { FeedbackOutcome } from "./feedback-gate.ts";
 import { definitionFormatSchema } from "./requests.ts";
-import type { CallResult, RouteAndExecuteResponse, RouteResponse, Step, SynthesisResponse } from "./types.ts";
+import type {
+  CallResult,
+  ExecutedCall,
+  RouteAndExecuteResponse,
+  RouteResponse,
+  Step,
+  SynthesisResponse,
+} from "./types.ts";
 
 const errorClassSchema = z.enum([
   "connection",
@@ -117,8 +124,37 @@ const stepSchema = z.looseObject({
   result: callResultSchema.optional(),
 });
 
+const ROUTE_AND_EXECUTE_STATUSES = [
+  "completed",
+  "partial",
+  "failed",
+  "invalid_arguments",
+  "needs_input",
+  "no_match",
+  "synthesis_failed",
+] as const;
+
+export const executedCallSchema = z
+  .object({
+    tool: z.string(),
+    arguments: z.record(z.string(), z.unknown()),
+    result: callResultSchema,
+    intent: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .meta({ description: "Index in `intents` of the part that ran it" }),
+  })
+  .meta({ id: "ExecutedCall", description: "A call that ran while answering the request" });
+
 export const routeAndExecuteResponseSchema = z.looseObject({
-  status: z.enum(["completed", "failed", "invalid_arguments", "needs_input", "no_match", "synthesis_failed"]),
+  status: z.enum(ROUTE_AND_EXECUTE_STATUSES).meta({
+    description:
+      "completed/failed: the call ran; partial: several intents, some ran and others did not complete; " +
+      "needs_input: answer `question`; no_match: nothing fits; invalid_arguments: fix the arguments the " +
+      "validate step names; synthesis_failed: the written tool failed its checks",
+  }),
   tool: z.string().optional(),
   result: callResultSchema.optional(),
   question: z
@@ -126,7 +162,14 @@ export const routeAndExecuteResponseSchema = z.looseObject({
     .optional()
     .meta({ description: "What to ask the user when the status is needs_input" }),
   intent: z.string().optional(),
-  intents: z.array(z.looseObject({ status: z.string() })).optional(),
+  intents: z
+    .array(z.looseObject({ status: z.enum(ROUTE_AND_EXECUTE_STATUSES) }))
+    .optional()
+    .meta({ description: "One answer per intent, in order, when the request asked for several things" }),
+  calls: z.array(executedCallSchema).optional().meta({
+    description:
+      "Every call that ran for this request, once each, in order (with its arguments and result); empty when nothing ran",
+  }),
   steps: z.array(stepSchema),
 });
 
@@ -339,6 +382,7 @@ export const inspectResponseSchema = z.object({
 // when a type gains a field its schema lacks, or the reverse.
 type Agrees<Schema, Type> = [Type] extends [Schema] ? ([Schema] extends [Type] ? true : false) : false;
 true satisfies Agrees<z.infer<typeof callResultSchema>, CallResult>;
+true satisfies Agrees<z.infer<typeof executedCallSchema>, ExecutedCall>;
 true satisfies Agrees<z.infer<typeof stepSchema>["step"], Step["step"]>;
 true satisfies Agrees<
   z.infer<typeof routeAndExecuteResponseSchema>["status"],

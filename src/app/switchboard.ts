@@ -59,7 +59,7 @@ import {
   type ToolCall,
 } from "./requests.ts";
 import type { ToolListing } from "./responses.ts";
-import { answerRequest } from "./route-and-execute/answer.ts";
+import { answerRequest } from "./route-and-execute/request.ts";
 import {
   evaluateRouting,
   MAX_EVAL_QUERIES,

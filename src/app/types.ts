@@ -97,13 +97,30 @@ export type InputAnswer =
 
 export type AskUser = (request: InputRequest) => Promise<InputAnswer>;
 
+/** A call that ran while answering a request: what was called with what, and its result. */
+export interface ExecutedCall {
+  tool: string;
+  arguments: Record<string, unknown>;
+  result: CallResult;
+  /** Which of the request's intents ran it (its index in `intents`), when there are several. */
+  intent?: number;
+}
+
 export interface RouteAndExecuteResponse {
   /**
    * completed/failed: the call ran; invalid_arguments: fix `arguments` per the validate step; no_match:
    * nothing cleared the threshold and no LLM is configured; synthesis_failed: the LLM's tool failed its checks;
-   * needs_input: a required value is missing or a named thing could not be placed: answer `question`.
+   * needs_input: a required value is missing or a named thing could not be placed: answer `question`;
+   * partial: several intents, some ran and others did not complete (see `intents`).
    */
-  status: "completed" | "failed" | "invalid_arguments" | "needs_input" | "no_match" | "synthesis_failed";
+  status:
+    | "completed"
+    | "partial"
+    | "failed"
+    | "invalid_arguments"
+    | "needs_input"
+    | "no_match"
+    | "synthesis_failed";
   tool?: string;
   result?: CallResult;
   /** needs_input: the fields to supply, each with its schema. */
@@ -113,8 +130,13 @@ export interface RouteAndExecuteResponse {
   suggested?: FilledValue[];
   /** needs_input with `suggested`: how sure the filler was of the call, 0 to 1. */
   confidence?: number;
-  /** A request with several intents: one answer each, in order (the status is the first that did not complete). */
+  /**
+   * A request with several intents: one answer each, in order (the status is completed when all completed,
+   * partial when some ran and others did not complete, else the first that did not complete).
+   */
   intents?: RouteAndExecuteResponse[];
+  /** Every call that ran for this request, once each, in order; empty when nothing ran. */
+  calls?: ExecutedCall[];
   /** The intent this answer is for, with any reference to an earlier result replaced by it. */
   intent?: string;
   steps: Step[];

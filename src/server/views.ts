@@ -51,6 +51,9 @@ export function routeAndExecuteView(role: Role, answer: RouteAndExecuteResponse)
     ...answer,
     ...(answer.result ? { result: callResultView(role, answer.result) } : {}),
     ...(answer.intents ? { intents: answer.intents.map((intent) => routeAndExecuteView(role, intent)) } : {}),
+    ...(answer.calls
+      ? { calls: answer.calls.map((call) => ({ ...call, result: callResultView(role, call.result) })) }
+      : {}),
     steps: answer.steps.map((step) =>
       "result" in step && step.result ? { ...step, result: callResultView(role, step.result) } : step,
     ),

@@ -110,11 +110,10 @@ function judge(
   const own = (name: string) => entries.get(name)?.function ?? name;
   const calls: MadeCall[] = [];
   const named: string[] = [];
-  for (const part of partsOf(answer)) {
+  for (const part of partsOf(answer))
     if (part.tool && NAMES_A_TOOL.has(part.status)) named.push(own(part.tool));
-    for (const step of part.steps)
-      if (step.step === "execute") calls.push({ name: own(step.tool), arguments: step.arguments });
-  }
+  // What the answer says ran: its list of calls.
+  for (const c of answer.calls ?? []) calls.push({ name: own(c.tool), arguments: c.arguments });
   const madeReceived = received.map((r) => ({ name: own(r.tool), arguments: r.arguments }));
   const schemaOf = (name: string) => schemasOf(question.id, entries).get(name);
   const truth = question.groundTruth;

@@ -1,7 +1,7 @@
 // Route-and-execute for one request: opaque values out of the routing text, candidates re-ranked by the
 // arguments they can take (supplied by the agent or found in the request), arguments filled from the
-// request, and "needs_input" instead of a guess when a required value is missing. Several intents in one
-// request are answered one by one, a later one using an earlier one's result when it refers to it.
+// request, and "needs_input" instead of a guess when a required value is missing. A request of several
+// intents is request.ts's.
 import { type Tool, validateAgainstSchema } from "../../catalog/index.ts";
 import {
   type Evidence,
@@ -11,12 +11,8 @@ import {
   fillArguments,
   findOpaqueValues,
   type MissingField,
-  primaryValue,
   questionFor,
-  refersBack,
   routingText,
-  splitIntents,
-  substituteReference,
 } from "../../intent/index.ts";
 import { type LlmConfig, LlmError } from "../../synth/index.ts";
 import type { RouteAndExecuteRequest, RouteRequest } from "../requests.ts";
@@ -219,7 +215,8 @@ function unsureValues(tool: Tool, fill: FillResult): MissingField[] {
   }));
 }
 
-async function answerOne(
+/** Answers one intent: route, fill, then run, ask, or answer needs_input or no_match. */
+export async function answerOne(
   request: RouteAndExecuteRequest,
   deps: AnswerDeps,
 ): Promise<RouteAndExecuteResponse> {
@@ -339,48 +336,4 @@ async function answerOne(
       steps,
     };
   return deps.run(tool, fill.arguments, steps);
-}
-
-/** A part that refers to another's result by a pronoun. */
-const DEPENDENT = /\b(?:it|that|them|the result)\b/i;
-
-/**
- * Answers a request: one intent, or each of several in order. A split is kept only when every intent
- * finds a tool; otherwise the request is answered whole.
- */
-export async function answerRequest(
-  request: RouteAndExecuteRequest,
-  deps: AnswerDeps,
-): Promise<RouteAndExecuteResponse> {
-  const intents = request.arguments ? [request.query] : splitIntents(request.query);
-  if (intents.length < 2) return answerOne(request, deps);
-  const answers: RouteAndExecuteResponse[] = [];
-  let previous: RouteAndExecuteResponse | undefined;
-  for (const intent of intents) {
-    let text = intent;
-    if (previous && refersBack(intent)) {
-      const output = previous.status === "completed" ? previous.result?.output : undefined;
-      const call = previous.steps.find((s) => s.step === "arguments");
-      const args =
-        call && call.step === "arguments"
-          ? Object.fromEntries(call.filled.map((v) => [v.field, v.value]))
-          : {};
-      const value = primaryValue(output, args);
-      if (value !== undefined) text = substituteReference(intent, value);
-    }
-    const answer = await answerOne(
-      { ...request, query: text },
-      { ...deps, noMatch: async (_r, steps) => ({ status: "no_match", steps }) },
-    );
-    // A part that works on another's result ("… and then double it") cannot be dropped by answering the
-    // request whole: it stays, unanswered.
-    if (answer.status === "no_match" && !(previous && DEPENDENT.test(intent)))
-      return answerOne(request, deps);
-    answers.push({ ...answer, ...(text !== intent ? { intent: text } : { intent }) });
-    previous = answer;
-  }
-  // Parts that all ask for input ("compare the two versions and tell me which is newer") were one request.
-  if (answers.every((a) => a.status === "needs_input")) return answerOne(request, deps);
-  const status = answers.find((a) => a.status !== "completed")?.status ?? "completed";
-  return { status, intents: answers, steps: [{ step: "split", intents }] };
 }

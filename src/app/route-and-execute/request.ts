@@ -1,0 +1,116 @@
+// A whole request: one intent, or several answered in order, with exact accounting of what ran. Whether
+// the split holds (every part finds a tool, not every part only asks) is decided on a dry run that routes
+// and fills each part without executing anything; only then does anything run, and once something has run
+// the request is never answered again whole. Every call that ran is in `calls` once, with its result.
+import { primaryValue, refersBack, splitIntents, substituteReference } from "../../intent/index.ts";
+import type { RouteAndExecuteRequest } from "../requests.ts";
+import type { ExecutedCall, RouteAndExecuteResponse, Step } from "../types.ts";
+import { type AnswerDeps, answerOne } from "./answer.ts";
+
+/** A part that refers to another's result by a pronoun. */
+const DEPENDENT = /\b(?:it|that|them|the result)\b/i;
+
+/** The calls an answer's steps record as run, in order. */
+export function callsIn(steps: Step[], intent?: number): ExecutedCall[] {
+  return steps.flatMap((step) =>
+    step.step === "execute"
+      ? [
+          {
+            tool: step.tool,
+            arguments: step.arguments,
+            result: step.result,
+            ...(intent !== undefined ? { intent } : {}),
+          },
+        ]
+      : [],
+  );
+}
+
+/** `answer` with the calls it ran listed at the top. */
+function accounted(answer: RouteAndExecuteResponse): RouteAndExecuteResponse {
+  const calls = answer.intents
+    ? answer.intents.flatMap((part, i) => callsIn(part.steps, i))
+    : callsIn(answer.steps);
+  return { ...answer, calls };
+}
+
+/**
+ * Routes and fills a part as it would be answered, runs nothing, asks no one and writes no tool: "completed"
+ * here means "would run".
+ */
+function dryRun(request: RouteAndExecuteRequest, deps: AnswerDeps): Promise<RouteAndExecuteResponse> {
+  const { ask: _ask, llm: _llm, ...offline } = deps;
+  return answerOne(request, {
+    ...offline,
+    run: async (tool, _args, steps) => ({ status: "completed", tool: tool.name, steps }),
+    noMatch: async (_r, steps) => ({ status: "no_match", steps }),
+  });
+}
+
+/** Whether the split holds: every part finds a tool (a dependent one may not yet), and not every part only asks. */
+async function splitHolds(
+  request: RouteAndExecuteRequest,
+  intents: string[],
+  deps: AnswerDeps,
+): Promise<boolean> {
+  const planned: RouteAndExecuteResponse[] = [];
+  for (const [i, intent] of intents.entries()) {
+    const plan = await dryRun({ ...request, query: intent }, deps);
+    // A part that works on another's result ("… and then double it") cannot be dropped by answering the
+    // request whole: it stays, unanswered.
+    if (plan.status === "no_match" && !(i > 0 && DEPENDENT.test(intent))) return false;
+    planned.push(plan);
+  }
+  // Parts that all ask for input ("compare the two versions and tell me which is newer") were one request.
+  return !planned.every((p) => p.status === "needs_input");
+}
+
+/** The text of a part, with a reference to the previous part's result replaced by it. */
+function resolved(intent: string, previous: RouteAndExecuteResponse | undefined): string {
+  if (!previous || !refersBack(intent)) return intent;
+  const output = previous.status === "completed" ? previous.result?.output : undefined;
+  const call = previous.steps.find((s) => s.step === "arguments");
+  const args =
+    call && call.step === "arguments" ? Object.fromEntries(call.filled.map((v) => [v.field, v.value])) : {};
+  const value = primaryValue(output, args);
+  return value === undefined ? intent : substituteReference(intent, value);
+}
+
+const RAN = new Set<RouteAndExecuteResponse["status"]>(["completed", "failed"]);
+
+/**
+ * The status of several parts: completed when all completed; partial when some ran and others did not
+ * complete; otherwise the first part's status that is not completed.
+ */
+function overallStatus(parts: RouteAndExecuteResponse[]): RouteAndExecuteResponse["status"] {
+  const pending = parts.find((a) => a.status !== "completed");
+  if (!pending) return "completed";
+  return parts.some((a) => RAN.has(a.status)) ? "partial" : pending.status;
+}
+
+/**
+ * Answers a request: one intent, or each of several in order. A split is kept only when the dry run says
+ * every intent finds a tool; otherwise the request is answered whole.
+ */
+export async function answerRequest(
+  request: RouteAndExecuteRequest,
+  deps: AnswerDeps,
+): Promise<RouteAndExecuteResponse> {
+  const intents = request.arguments ? [request.query] : splitIntents(request.query);
+  if (intents.length < 2 || !(await splitHolds(request, intents, deps)))
+    return accounted(await answerOne(request, deps));
+  const answers: RouteAndExecuteResponse[] = [];
+  let previous: RouteAndExecuteResponse | undefined;
+  for (const intent of intents) {
+    const text = resolved(intent, previous);
+    // A part that finds nothing now stays unanswered: the parts before it may have run, so the request is
+    // not answered again whole, and no tool is written for a part.
+    const answer = await answerOne(
+      { ...request, query: text },
+      { ...deps, noMatch: async (_r, steps) => ({ status: "no_match", steps }) },
+    );
+    answers.push({ ...answer, intent: text });
+    previous = answer;
+  }
+  return accounted({ status: overallStatus(answers), intents: answers, steps: [{ step: "split", intents }] });
+}
