@@ -5,11 +5,34 @@ import { api } from "./api.ts";
 import type { Breakers, Executions, StoredTool, ToolList, ToolSummary } from "./shapes.ts";
 import { clock, duration, Json, Section, Status, useLoad } from "./ui.tsx";
 
-const BASIC_FIELDS = new Set(["name", "title", "description", "category", "version"]);
-
 function matches(tool: ToolSummary, words: string[]): boolean {
   const text = `${tool.name} ${tool.title ?? ""} ${tool.description} ${tool.category ?? ""}`.toLowerCase();
   return words.every((word) => text.includes(word));
+}
+
+interface Provenance {
+  origin?: string;
+  updatedAt?: string;
+  synthesis?: { status?: string; owner?: string; at?: string; request?: string; promotedAt?: string };
+}
+
+const when = (iso: string | undefined) => (iso ? new Date(iso).toLocaleString() : "—");
+
+/** Where a tool came from: a catalog file, the API, or synthesis (for whom, when, asked what). */
+function Origin({ provenance }: { provenance: Provenance }) {
+  const { origin, updatedAt, synthesis } = provenance;
+  if (!origin || origin === "catalog") return <>a catalog file</>;
+  if (origin === "api") return <>put through the API, {when(updatedAt)}</>;
+  return (
+    <>
+      synthesized {when(synthesis?.at)}
+      {synthesis?.owner ? ` for ${synthesis.owner}` : ""}
+      {synthesis?.status
+        ? ` (${synthesis.status}${synthesis.promotedAt ? `, promoted ${when(synthesis.promotedAt)}` : ""})`
+        : ""}
+      {synthesis?.request ? <>: “{synthesis.request}”</> : null}
+    </>
+  );
 }
 
 function ToolDetail({ summary }: { summary: ToolSummary }) {
@@ -17,9 +40,7 @@ function ToolDetail({ summary }: { summary: ToolSummary }) {
   const tool = useLoad(() => api<StoredTool>("GET", `/v1/tools/${encodeURIComponent(name)}`));
   const breakers = useLoad(() => api<Breakers>("GET", "/v1/breakers"));
   const executions = useLoad(() => api<Executions>("GET", "/v1/executions"));
-  const provenance = Object.fromEntries(
-    Object.entries(summary).filter(([field]) => !BASIC_FIELDS.has(field)),
-  );
+  const provenance = summary as Provenance;
   const mine = (breakers.data?.breakers ?? []).filter((b) => b.tool === name);
   const recent = (executions.data?.executions ?? [])
     .filter((e) => e.name === name)
@@ -38,11 +59,7 @@ function ToolDetail({ summary }: { summary: ToolSummary }) {
         <dd>{summary.version ?? 1}</dd>
         <dt>Origin</dt>
         <dd>
-          {Object.keys(provenance).length === 0 ? (
-            "catalog file"
-          ) : (
-            <Json value={provenance} label={`Provenance of ${name}`} />
-          )}
+          <Origin provenance={provenance} />
         </dd>
         <dt>Breakers</dt>
         <dd>

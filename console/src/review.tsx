@@ -7,10 +7,14 @@ import { Code } from "./code.tsx";
 import type { StoredTool, ToolList, ToolSummary } from "./shapes.ts";
 import { clock, Json, Section, Status, useLoad } from "./ui.tsx";
 
-type Pending = ToolSummary & Record<string, unknown>;
+/** A listing with its synthesis provenance (GET /v1/tools gives it for synthesized tools). */
+type Pending = ToolSummary & {
+  origin?: string;
+  synthesis?: { status?: string; owner?: string; at?: string; request?: string };
+};
 
 function isPending(tool: ToolSummary): boolean {
-  return (tool as Pending).status === "pending";
+  return (tool as Pending).synthesis?.status === "pending";
 }
 
 function PendingTool({
@@ -27,11 +31,7 @@ function PendingTool({
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string>();
   const binding = tool.data?.binding as { code?: string } | undefined;
-  const provenance = Object.fromEntries(
-    Object.entries(summary).filter(
-      ([field]) => !["name", "title", "description", "category", "version"].includes(field),
-    ),
-  );
+  const made = summary.synthesis ?? {};
   const act = async (action: "promote" | "delete") => {
     setBusy(true);
     setProblem(undefined);
@@ -50,8 +50,14 @@ function PendingTool({
       <article aria-labelledby={`pending-${name}`}>
         <h3 id={`pending-${name}`}>{name}</h3>
         <p>{summary.description}</p>
-        <h4>Where it came from</h4>
-        <Json value={provenance} label={`Provenance of ${name}`} />
+        <dl class="facts">
+          <dt>Requested</dt>
+          <dd class="request">{made.request ?? "—"}</dd>
+          <dt>By key</dt>
+          <dd class="owner">{made.owner ?? "—"}</dd>
+          <dt>Synthesized</dt>
+          <dd>{made.at ? new Date(made.at).toLocaleString() : "—"}</dd>
+        </dl>
         <h4>Code</h4>
         {binding?.code ? (
           <Code code={binding.code} label={`Code of ${name}`} />

@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { Browser, Page } from "puppeteer-core";
+import { type ChatStandIn, startChatStandIn } from "../fixtures/chat-stand-in.ts";
 import { call, ROOT, type Service, startService, tempDir } from "../server/harness.ts";
 import { launchBrowser, seriousViolations, WAIT } from "./browser.ts";
 
@@ -20,9 +21,14 @@ declare function getComputedStyle(element: unknown): any;
 
 const MAINTAINER = "console-maintainer-key";
 const AGENT = "console-agent-key";
+const OTHER_AGENT = "console-other-agent-key";
+/** A request in made-up words, so that no bundled tool matches it and the agent's call synthesizes one. */
+const UNMET_REQUEST = "snorfle the blapper";
+const SYNTHESIZED = "snorfle_blapper";
 const SHOTS = join(ROOT, "docs", "console");
 const WIDE = { width: 1280, height: 800 };
 
+let llm: ChatStandIn;
 let failing: Server;
 let failingUrl: string;
 let service: Service;
@@ -39,10 +45,27 @@ before(async () => {
   });
   await new Promise<void>((resolve) => failing.listen(0, "127.0.0.1", resolve));
   failingUrl = `http://127.0.0.1:${(failing.address() as AddressInfo).port}`;
+  // The LLM stand-in writes a tool named after the request's longer words.
+  llm = await startChatStandIn((body) => {
+    const request =
+      /intent: (.*)$/m.exec(body.messages.find((m) => m.role === "user")?.content ?? "")?.[1] ?? "";
+    const name = request
+      .split(" ")
+      .filter((word) => word.length > 3)
+      .join("_");
+    return JSON.stringify({
+      name,
+      description: `Does what "${request}" asks.`,
+      inputSchema: { type: "object", properties: { amount: { type: "number" } } },
+      code: `async function ${name}(args) { return { made: "${name}", amount: args.amount ?? 0 }; }`,
+    });
+  });
   service = await startService({
     env: {
       SWITCHBOARD_MAINTAINER_KEYS: MAINTAINER,
-      SWITCHBOARD_AGENT_KEYS: AGENT,
+      SWITCHBOARD_AGENT_KEYS: `${AGENT},${OTHER_AGENT}`,
+      SWITCHBOARD_LLM_BASE_URL: llm.baseUrl,
+      SWITCHBOARD_LLM_MODEL: "stand-in",
       SWITCHBOARD_EGRESS_ALLOW: "127.0.0.1",
     },
   });
@@ -60,6 +83,7 @@ after(async () => {
   await browser?.close();
   await service?.stop();
   await new Promise((resolve) => failing?.close(resolve));
+  await llm?.close();
 });
 
 async function assertAccessible(what: string): Promise<void> {
@@ -266,6 +290,46 @@ test("Evaluate: an uploaded labelled file is evaluated; a bad one is refused nam
   await waitText("#evaluate [role=status]", /^Evaluated 3 queries\.$/);
 });
 
+const routedFor = async (key: string, query: string): Promise<string[]> => {
+  const answer = await call(service, "POST", "/v1/route", { key, body: { query, topK: 50, threshold: 0 } });
+  assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  return answer.body.tools.map((tool: { name: string }) => tool.name);
+};
+
+test("Review: an agent's synthesized tool waits with its code, request and key; promoted, it is routed for another key", async () => {
+  const made = await call(service, "POST", "/v1/route-and-execute", {
+    key: AGENT,
+    body: { query: UNMET_REQUEST },
+  });
+  assert.equal(made.status, 200, JSON.stringify(made.body));
+  assert.ok(
+    made.body.steps.some((step: { step: string; ok?: boolean }) => step.step === "synthesize" && step.ok),
+    JSON.stringify(made.body.steps),
+  );
+  assert.ok(
+    !(await routedFor(OTHER_AGENT, UNMET_REQUEST)).includes(SYNTHESIZED),
+    "pending: the owner's alone",
+  );
+
+  // Review lists it on its next refresh.
+  const item = `#review li.pending-tool[data-tool=${SYNTHESIZED}]`;
+  await page.waitForSelector(item, WAIT);
+  const owner = (await call(service, "GET", "/v1/whoami", { key: AGENT })).body.id;
+  assert.equal(await page.$eval(`${item} .owner`, (e) => e.textContent), owner);
+  assert.equal(await page.$eval(`${item} .request`, (e) => e.textContent), UNMET_REQUEST);
+  assert.ok(await page.$(`${item} .hljs-keyword`), "the code is highlighted");
+  await assertAccessible("review");
+  await shoot("review");
+
+  await page.click(`::-p-aria(Promote ${SYNTHESIZED})`);
+  await waitText("#review .review-log", new RegExp(`promoted ${SYNTHESIZED}`));
+  await page.waitForFunction((css: string) => !document.querySelector(css), WAIT, item);
+  assert.ok(
+    (await routedFor(OTHER_AGENT, UNMET_REQUEST)).includes(SYNTHESIZED),
+    "published: routed for every key",
+  );
+});
+
 test("Operations: a failing tool opens its breaker, seen with its time in state; executions filter by tool and status", async () => {
   const tool = {
     name: "flaky_lookup",
@@ -311,7 +375,8 @@ test("Operations: a failing tool opens its breaker, seen with its time in state;
   );
   assert.ok(rows.length >= 3, String(rows));
   assert.deepEqual(new Set(rows), new Set(["flaky_lookup failed"]));
-  await page.select("#filter-key", "agent#0");
+  const agent = await call(service, "GET", "/v1/whoami", { key: AGENT });
+  await page.select("#filter-key", agent.body.id);
   await page.waitForFunction(
     () => document.querySelectorAll("table[aria-label='Recent executions'] tbody tr").length >= 3,
     WAIT,
@@ -320,7 +385,6 @@ test("Operations: a failing tool opens its breaker, seen with its time in state;
   await waitText("#operations table caption + thead + tbody", /^all\d+/);
   await assertAccessible("operations");
   await shoot("operations");
-  await shoot("review");
 });
 
 test("keyboard: the skip link comes first and focus is visible; a narrow window has no sideways scroll", async () => {
