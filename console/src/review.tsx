@@ -31,7 +31,7 @@ function PendingTool({
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string>();
   const binding = tool.data?.binding as { code?: string } | undefined;
-  const made = summary.synthesis ?? {};
+  const made: { request?: string; owner?: string; at?: string } = summary.synthesis ?? {};
   const act = async (action: "promote" | "delete") => {
     setBusy(true);
     setProblem(undefined);

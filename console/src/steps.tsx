@@ -119,17 +119,26 @@ function StepBody({ step, query }: { step: Step; query: string }) {
         </>
       );
     }
-    case "synthesize":
-      return step.ok ? (
+    case "synthesize": {
+      if (step.ok)
+        return (
+          <p>
+            Synthesized <strong>{step.tool}</strong> in {step.rounds} round(s).
+          </p>
+        );
+      // A failure names its stage and problems; a synthesis not attempted says why (skipped, detail).
+      const failed = step as { stage?: string; errors?: unknown; skipped?: string; detail?: string };
+      return failed.skipped ? (
         <p>
-          Synthesized <strong>{step.tool}</strong> in {step.rounds} round(s).
+          Synthesis not attempted ({failed.skipped}){failed.detail ? `: ${failed.detail}` : ""}.
         </p>
       ) : (
         <>
-          <p class="problem">Synthesis failed at {step.stage}.</p>
-          <Json value={step.errors} label="Synthesis errors" />
+          <p class="problem">Synthesis failed at {failed.stage}.</p>
+          <Json value={failed.errors} label="Synthesis errors" />
         </>
       );
+    }
     case "register":
       return (
         <p>

@@ -407,7 +407,17 @@ test("keyboard: the skip link comes first and focus is visible; a narrow window 
   assert.notEqual(focused.outline, "none", JSON.stringify(focused));
 
   await page.setViewport({ width: 390, height: 844 });
-  await page.waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth, WAIT);
+  await page
+    .waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth, WAIT)
+    .catch(async (error) => {
+      const wide = await page.evaluate(() =>
+        [...document.querySelectorAll("body *")]
+          .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+          .slice(0, 5)
+          .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`),
+      );
+      throw new Error(`wider than the window: ${wide.join(", ")}`, { cause: error });
+    });
   await assertAccessible("narrow");
   await page.screenshot({ path: join(SHOTS, "narrow.png") });
   await page.setViewport(WIDE);
