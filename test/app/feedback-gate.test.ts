@@ -2,8 +2,12 @@
 // agent teaching of possibly destructive tools, votes kept across instances and bounded.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { z } from "zod";
-import { FeedbackGate, MAX_PENDING_VOTES, mayBeDestructive, VOTES_KEY } from "../../src/app/feedback-gate.ts";
+import {
+  FeedbackGate,
+  LEGACY_VOTES_KEY,
+  MAX_PENDING_VOTES_PER_KEY,
+  mayBeDestructive,
+} from "../../src/app/feedback-gate.ts";
 import type { Tool } from "../../src/catalog/index.ts";
 import { FileStore } from "../../src/store/index.ts";
 import { tempDir } from "../server/harness.ts";
@@ -46,7 +50,7 @@ test("agent pairs wait for a quorum of distinct keys, kept across instances; rep
   const third = await new FeedbackGate(store, 3).vote([pair], agent(2), getTool);
   assert.deepEqual(third.learn, [pair]);
   assert.deepEqual(third.outcome, { recorded: 1, learned: 1, pending: 0, ignored: 0 });
-  assert.deepEqual((await store.readJson(VOTES_KEY, z.object({ votes: z.array(z.unknown()) })))?.votes, []);
+  assert.deepEqual(await store.list("feedback/pairs"), [], "a learned pair leaves no pending vote");
 });
 
 test("agent keys never teach a possibly destructive tool; a maintainer's pairs are learned at once", async () => {
@@ -65,15 +69,36 @@ test("agent keys never teach a possibly destructive tool; a maintainer's pairs a
   assert.deepEqual(fromMaintainer.outcome, { recorded: 3, learned: 3, pending: 0, ignored: 0 });
 });
 
-test("pending votes are bounded, the oldest dropped first", async () => {
+test("pending votes are bounded per key, the key's oldest dropped first", async () => {
   const store = new FileStore(await tempDir("gate"));
   const gate = new FeedbackGate(store, 2);
-  const pairs = Array.from({ length: MAX_PENDING_VOTES + 5 }, (_, i) => ({ query: `q${i}`, tool: "lookup" }));
-  await gate.vote(pairs, agent(0), getTool);
+  const pairs = Array.from({ length: MAX_PENDING_VOTES_PER_KEY + 5 }, (_, i) => ({
+    query: `q${i}`,
+    tool: "lookup",
+  }));
+  for (let i = 0; i < pairs.length; i += 100) await gate.vote(pairs.slice(i, i + 100), agent(0), getTool);
   // The five oldest were dropped: a second key's vote for one of them starts over instead of completing it.
   const dropped = await gate.vote([{ query: "q0", tool: "lookup" }], agent(1), getTool);
   assert.equal(dropped.outcome.pending, 1);
-  // That new vote took the place of the then oldest, q5; q6 is still waiting for its second key.
-  const kept = await gate.vote([{ query: "q6", tool: "lookup" }], agent(1), getTool);
+  // agent#1's own vote pushed none of agent#0's out: q5 is still waiting for its second key.
+  const kept = await gate.vote([{ query: "q5", tool: "lookup" }], agent(1), getTool);
   assert.equal(kept.outcome.learned, 1);
+});
+
+test("votes of the single document earlier versions kept are moved, then counted, and the document removed", async () => {
+  const store = new FileStore(await tempDir("gate"));
+  await store.writeJson(LEGACY_VOTES_KEY, {
+    version: 1,
+    votes: [{ query: "find the record", tool: "lookup", voters: ["agent#0", "agent#1"] }],
+  });
+  assert.deepEqual(await new FeedbackGate(store, 3).pending(), [
+    { query: "find the record", tool: "lookup", voters: ["agent#0", "agent#1"], needed: 3 },
+  ]);
+  const third = await new FeedbackGate(store, 3).vote(
+    [{ query: "find the record", tool: "lookup" }],
+    agent(2),
+    getTool,
+  );
+  assert.deepEqual(third.outcome, { recorded: 1, learned: 1, pending: 0, ignored: 0 });
+  assert.equal(await store.readBytes(LEGACY_VOTES_KEY), undefined);
 });
