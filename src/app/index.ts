@@ -74,6 +74,7 @@ export {
 } from "./responses.ts";
 export { MAX_ANSWER_CHARS } from "./route-and-execute/ask.ts";
 export {
+  containsExpected,
   judge,
   type LabelledRequest,
   labelledRequestSchema,

@@ -38,23 +38,23 @@ export type Evidence =
 /** Fitted share of right calls per kind of evidence (add-one smoothed); see the fit script. */
 export const FILL_CONFIDENCE: Readonly<Record<Evidence, number>> = {
   agent: 1,
-  opaque: 0.95,
-  shape: 0.95,
-  zone: 0.9,
-  enum: 0.9,
-  own_word: 0.9,
-  learned: 0.9,
-  kind_cue: 0.85,
-  units: 0.9,
-  quoted: 0.9,
-  name: 0.6,
-  list: 0.9,
-  flag: 0.85,
-  order: 0.75,
+  opaque: 0.923,
+  shape: 0.971,
+  zone: 0.833,
+  enum: 0.794,
+  own_word: 0.769,
+  learned: 0.846,
+  kind_cue: 0.7,
+  units: 0.938,
+  quoted: 0.95,
+  name: 0.5,
+  list: 0.857,
+  flag: 0.5,
+  order: 0.833,
 };
 
 /** The least confidence at which a filled call runs; chosen for at most 2% silently wrong on unseen requests. */
-export const FILL_CONFIDENCE_BAR = 0.7;
+export const FILL_CONFIDENCE_BAR = 0.833;
 
 /** A call's confidence: that of its least sure value (1 when nothing was read from the request). */
 export function fillConfidence(

@@ -365,3 +365,63 @@ test("filling stays linear on long adversarial requests (a quadratic scan would 
   // Linear scans take well under a second here; the quadratic ones they replaced took minutes.
   assert.ok(performance.now() - started < 20_000);
 });
+
+test("values go by the words around them, not their order: the assignment weighs them together", () => {
+  const growth = {
+    type: "object",
+    properties: {
+      revenue: { type: "number", description: "Revenue in dollars" },
+      years: { type: "integer", description: "How many years" },
+    },
+    required: ["revenue", "years"],
+  };
+  assert.deepEqual(fillArguments("over 5 years revenue of $120000", growth).arguments, {
+    years: 5,
+    revenue: 120000,
+  });
+  // A made-up catalog's example call teaches how its values are phrased.
+  const login = {
+    type: "object",
+    properties: { attempts: { type: "integer" }, lockout_minutes: { type: "integer" } },
+    required: ["attempts", "lockout_minutes"],
+  };
+  const examples = [
+    { query: "lock for 30 minutes after 5 tries", arguments: { attempts: 5, lockout_minutes: 30 } },
+  ];
+  assert.deepEqual(fillArguments("after 3 tries lock for 15 minutes", login, {}, { examples }).arguments, {
+    attempts: 3,
+    lockout_minutes: 15,
+  });
+});
+
+test("schema patterns run in linear time and property names are data, not regex", () => {
+  const schema = {
+    type: "object",
+    properties: {
+      code: { type: "string", pattern: "^(a+)+$" },
+      "use(cache": { type: "boolean" },
+    },
+    required: ["code"],
+  };
+  const filled = fillArguments(`check "${"a".repeat(40)}!" without use(cache`, schema);
+  assert.equal(filled.arguments.code, undefined);
+  assert.equal(filled.arguments["use(cache"], false);
+});
+
+test("every fill carries a confidence and the values it read, with their spans", () => {
+  const schema = {
+    type: "object",
+    properties: { a: { type: "number" }, b: { type: "number" } },
+    required: ["a", "b"],
+  };
+  const filled = fillArguments("combine 3 and 4", schema);
+  assert.deepEqual(filled.arguments, { a: 3, b: 4 });
+  assert.ok(filled.confidence < 1);
+  assert.deepEqual(
+    filled.suggested.map((v) => [v.field, v.span?.text, v.evidence]),
+    [
+      ["a", "3", "order"],
+      ["b", "4", "order"],
+    ],
+  );
+});

@@ -1,0 +1,34 @@
+// Dates as YYYY-MM-DD with their spans: ISO, "today", and dates in words with every part stated.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { findDates } from "../../../src/intent/recognisers/dates.ts";
+
+const cases: [string, [text: string, value: string][]][] = [
+  [
+    "days between 2024-01-01 and 2024-12-25",
+    [
+      ["2024-01-01", "2024-01-01"],
+      ["2024-12-25", "2024-12-25"],
+    ],
+  ],
+  ["what day of the week was July 20 1969", [["July 20 1969", "1969-07-20"]]],
+  [
+    "from Jan 5th, 2024 to 31 March 2024",
+    [
+      ["Jan 5th, 2024", "2024-01-05"],
+      ["31 March 2024", "2024-03-31"],
+    ],
+  ],
+  ["how long until today", [["today", "today"]]],
+  // No year: the value would depend on the clock, so it is not read.
+  ["on 3 May", []],
+  ["version 1.2.3", []],
+];
+
+for (const [text, expected] of cases)
+  test(`dates in ${JSON.stringify(text)}`, () => {
+    assert.deepEqual(
+      findDates(text).map((d) => [text.slice(d.start, d.end), d.value]),
+      expected,
+    );
+  });

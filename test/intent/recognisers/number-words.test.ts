@@ -1,0 +1,29 @@
+// Runs of number words read as one value each.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { findNumberWords } from "../../../src/intent/recognisers/number-words.ts";
+
+const cases: [string, [string, number][]][] = [
+  ["one month after", [["one", 1]]],
+  ["twenty five people", [["twenty five", 25]]],
+  ["twenty-five", [["twenty-five", 25]]],
+  ["three hundred and twelve", [["three hundred and twelve", 312]]],
+  ["two thousand five hundred", [["two thousand five hundred", 2500]]],
+  ["a hundred times", [["a hundred", 100]]],
+  [
+    "split three ways, four of us",
+    [
+      ["three", 3],
+      ["four", 4],
+    ],
+  ],
+  ["nothing to count", []],
+];
+
+for (const [text, expected] of cases)
+  test(`number words in ${JSON.stringify(text)}`, () => {
+    assert.deepEqual(
+      findNumberWords(text).map((n) => [n.text, n.value]),
+      expected,
+    );
+  });

@@ -1,0 +1,42 @@
+// Numbers in digits or words, with their cues; a letter after digits multiplies only money.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { findNumbers } from "../../../src/intent/recognisers/numbers.ts";
+
+const cases: [string, [text: string, value: number, next: string, percent: boolean, money: boolean][]][] = [
+  [
+    "15% of 240",
+    [
+      ["15%", 15, "of", true, false],
+      ["240", 240, "", false, false],
+    ],
+  ],
+  ["a 30m walk", [["30", 30, "m", false, false]]],
+  ["1.75m tall", [["1.75", 1.75, "m", false, false]]],
+  ["300K in celsius", [["300", 300, "k", false, false]]],
+  ["$5m loan", [["$5m", 5_000_000, "loan", false, true]]],
+  ["a 300k mortgage", [["300k", 300_000, "mortgage", false, false]]],
+  ["300k euros", [["300k", 300_000, "euros", false, true]]],
+  ["1,234.5 million", [["1,234.5 million", 1_234_500_000, "", false, false]]],
+  ["two hundred and five people", [["two hundred and five", 205, "people", false, false]]],
+  ["one month after", [["one", 1, "month", false, false]]],
+  ["a dozen eggs", [["a dozen", 12, "eggs", false, false]]],
+  ["what is 0xff in decimal", [["0xff", 255, "in", false, false]]],
+  ["0b1010", [["0b1010", 10, "", false, false]]],
+  [
+    "20 percent of 350",
+    [
+      ["20", 20, "percent", true, false],
+      ["350", 350, "", false, false],
+    ],
+  ],
+  ["no numbers here", []],
+];
+
+for (const [text, expected] of cases)
+  test(`numbers in ${JSON.stringify(text)}`, () => {
+    assert.deepEqual(
+      findNumbers(text).map((n) => [text.slice(n.start, n.end), n.value, n.next, n.percent, n.money]),
+      expected,
+    );
+  });

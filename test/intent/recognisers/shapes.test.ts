@@ -1,0 +1,32 @@
+// Values known by their shape: versions, colours, expressions (function names included), cron lines and
+// identifiers.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { findShapes, type Shapes } from "../../../src/intent/recognisers/shapes.ts";
+
+const cases: [string, keyof Shapes, string[]][] = [
+  ["is 1.2.10 newer than 1.2.9", "versions", ["1.2.10", "1.2.9"]],
+  ["compare 3.0.0-beta.1 and 3.0.0", "versions", ["3.0.0-beta.1", "3.0.0"]],
+  ["convert #ff0000 to rgb", "colors", ["#ff0000"]],
+  ["the hex for rgb(0, 128, 255)", "colors", ["rgb(0, 128, 255)"]],
+  ["what is sqrt(144) + 3^2", "expressions", ["sqrt(144) + 3^2"]],
+  ["calculate 12 * (7 + 3) / 4", "expressions", ["12 * (7 + 3) / 4"]],
+  ["what is 6 × 7 ÷ 2", "expressions", ["6 × 7 ÷ 2"]],
+  ["the date 2024-01-01", "expressions", []],
+  ["explain */5 * * * *", "crons", ["*/5 * * * *"]],
+  ["convert myVariableName to snake_case", "tokens", ["myVariableName", "snake_case"]],
+  ["url decode caf%C3%A9", "tokens", ["caf%C3%A9"]],
+];
+
+for (const [text, kind, expected] of cases)
+  test(`${kind} in ${JSON.stringify(text)}`, () => {
+    assert.deepEqual(
+      findShapes(text)[kind].map((m) => m.text.trim()),
+      expected,
+    );
+  });
+
+test("shapes stay linear on long adversarial text", () => {
+  for (const text of ["1+".repeat(50_000), "(".repeat(100_000), "sqrt(".repeat(20_000), "* ".repeat(50_000)])
+    assert.ok(Array.isArray(findShapes(text).expressions));
+});
