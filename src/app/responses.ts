@@ -346,12 +346,10 @@ export const breakersResponseSchema = z.object({
 
 export const whoamiResponseSchema = z.object({
   role: z.enum(["agent", "maintainer"]),
-  id: z
-    .string()
-    .meta({
-      description:
-        "The key id: its role and a fingerprint of the key (maintainer:1a2b3c4d5e6f), or local without keys",
-    }),
+  id: z.string().meta({
+    description:
+      "The key id: its role and a fingerprint of the key (maintainer:1a2b3c4d5e6f), or local without keys",
+  }),
 });
 
 export const feedbackVotesResponseSchema = z.object({
