@@ -19,13 +19,15 @@ import {
 } from "../browser/index.ts";
 import {
   type Capabilities,
+  didYouMean,
   type RegistryEntry,
   type SynthesisProvenance,
   type Tool,
   ToolValidationError,
+  unknownToolMessage,
   validateAgainstSchema,
 } from "../catalog/index.ts";
-import { createLogger, type Logger } from "../config/index.ts";
+import { createLogger, type Logger, nodeTooOld } from "../config/index.ts";
 import { Dispatcher, estimateTokens } from "../dispatch/index.ts";
 import { createEgressPolicy } from "../egress/index.ts";
 import type { Embedder } from "../embed/index.ts";
@@ -48,7 +50,7 @@ import { parseConfig, type SwitchboardOptions } from "./config.ts";
 import { CatalogTokens } from "./context.ts";
 import { ExecutionHistory } from "./execution-history.ts";
 import { FeedbackGate, type FeedbackOutcome, type Voter } from "./feedback-gate.ts";
-import { formatDefinition, providerToolName, withoutStrictNulls } from "./formats.ts";
+import { formatDefinition, fromStrictArguments, providerToolName } from "./formats.ts";
 import { Metrics } from "./metrics.ts";
 import {
   type FeedbackPair,
@@ -134,6 +136,11 @@ export async function openSwitchboard(
   settings: SwitchboardOptions = {},
   options: OpenOptions = {},
 ): Promise<Switchboard> {
+  const tooOld = nodeTooOld();
+  if (tooOld)
+    throw new Error(
+      `${tooOld}; run your program with the Node 24 npm installs beside Switchboard (npx node app.js), or require it with "engines": { "node": ">=24" }.`,
+    );
   const config = parseConfig(settings);
   const logger = options.logger ?? createLogger("warn");
   const scaleOut = await openScaleOut(config);
@@ -287,17 +294,43 @@ export async function openSwitchboard(
   }
 
   async function execute(calls: ToolCall[], options: ExecuteOptions = {}): Promise<CallResult[]> {
-    const unknown: string[] = [];
-    const resolved = calls.map((call, i) => {
+    // A call to a tool this caller cannot use fails alone (unknown_tool, with the nearest names it can
+    // use); the rest of the batch runs. It never reaches the dispatcher, which knows every key's tools.
+    const resolved = calls.map((call) => {
       const name = resolveName(call.name, options.viewer);
-      if (!name) unknown.push(`calls.${i}.name "${call.name}"`);
-      const schema = name ? registry.get(name)?.inputSchema : undefined;
+      if (!name) return { call, known: false };
+      const schema = registry.get(name)?.inputSchema;
       const args = schema
-        ? (withoutStrictNulls(schema, call.arguments) as Record<string, unknown>)
+        ? (fromStrictArguments(schema, call.arguments) as Record<string, unknown>)
         : call.arguments;
-      return { ...call, name: name ?? call.name, arguments: args };
+      return { call: { ...call, name, arguments: args }, known: true };
     });
-    if (unknown.length > 0) throw new AppError("not_found", `unknown tool(s): ${unknown.join(", ")}`);
+    const runnable = resolved.filter((r) => r.known).map((r) => r.call);
+    const ran = runnable.length > 0 ? await executeKnown(runnable, options) : [];
+    let next = 0;
+    return resolved.map((r) =>
+      r.known ? (ran[next++] as CallResult) : unknownToolResult(r.call, options.viewer),
+    );
+  }
+
+  const visibleNames = (viewer: Viewer | undefined) =>
+    registry
+      .entries()
+      .filter((entry) => canUse(entry, viewer))
+      .map((entry) => entry.tool.name);
+
+  function unknownToolResult(call: ToolCall, viewer: Viewer | undefined): CallResult {
+    return {
+      id: call.id,
+      name: call.name,
+      status: "failed",
+      error: { class: "unknown_tool", message: unknownToolMessage(call.name, visibleNames(viewer)) },
+      provenance: { attempts: 0, stale: false, breakers: {} },
+      timing: { queuedMs: 0, runMs: 0, totalMs: 0 },
+    };
+  }
+
+  async function executeKnown(resolved: ToolCall[], options: ExecuteOptions): Promise<CallResult[]> {
     const { signal, session } = options;
     // The dispatcher's key: the server's caller id, else the viewer's (a program using the library).
     const caller = options.caller ?? options.viewer?.id;
@@ -554,7 +587,9 @@ export async function openSwitchboard(
 
   const feedbackGate = new FeedbackGate(store, config.feedbackQuorum);
   async function feedback(pairs: FeedbackPair[], voter: Voter): Promise<FeedbackOutcome> {
-    const unknown = pairs.flatMap((p, i) => (toolFor(p.tool, voter) ? [] : [`pairs.${i}.tool "${p.tool}"`]));
+    const unknown = pairs.flatMap((p, i) =>
+      toolFor(p.tool, voter) ? [] : [`pairs.${i}.tool "${p.tool}"${didYouMean(p.tool, visibleNames(voter))}`],
+    );
     if (unknown.length > 0) throw new AppError("not_found", `unknown tool(s): ${unknown.join(", ")}`);
     try {
       const { learn, outcome } = await feedbackGate.vote(pairs, voter, (name) => registry.get(name));
@@ -632,7 +667,7 @@ export async function openSwitchboard(
     async deleteTool(name, by) {
       const entry = registry.entry(name);
       if (!(await registry.delete(name).catch((error) => Promise.reject(storeProblem(error)))))
-        throw new AppError("not_found", `unknown tool "${name}"`);
+        throw new AppError("not_found", unknownToolMessage(name, visibleNames(by)));
       logger.info(
         { tool: name, origin: entry?.origin, status: entry?.synthesis?.status, by: by?.id ?? "local" },
         "tool deleted",

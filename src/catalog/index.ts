@@ -59,5 +59,6 @@ export {
   toolNameSchema,
   toolSchema,
 } from "./schema.ts";
-export { MAX_YAML_ALIASES, parseYaml, YamlError } from "./yaml.ts";
+export { didYouMean, nearestNames, unknownToolMessage } from "./suggest.ts";
 export { writeCatalogFile } from "./write.ts";
+export { MAX_YAML_ALIASES, parseYaml, YamlError } from "./yaml.ts";

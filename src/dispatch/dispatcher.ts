@@ -40,6 +40,8 @@ import type {
 
 export interface DispatcherDeps {
   tools: { get(name: string): Tool | undefined };
+  /** The error message for a call to a tool not in `tools` (default: `unknown tool "<name>"`). */
+  unknownTool?(name: string): string;
   /** Primary first, then fallbacks; asked once per tool definition. */
   providers(tool: Tool): Provider[];
   /** Where open breakers are remembered across restarts. */
@@ -265,7 +267,7 @@ export class Dispatcher extends EventEmitter<DispatchEvents> {
     try {
       const tool = call.tool;
       if (!tool) {
-        const message = `unknown tool "${call.name}"`;
+        const message = this.#deps.unknownTool?.(call.name) ?? `unknown tool "${call.name}"`;
         this.emit("rejected", { callId: call.id, tool: call.name, class: "unknown_tool", message });
         this.#finish(call, "failed", { class: "unknown_tool", message });
         return;

@@ -14,11 +14,19 @@ import { type Logger, VERSION } from "../config/index.ts";
 import { consolePlugin } from "../console/index.ts";
 import { type Access, AuthError, Authenticator, type Caller, type Keys } from "./auth.ts";
 import { Drain } from "./drain.ts";
+import { parseJsonBody } from "./json-body.ts";
 import { createMcpServer } from "./mcp.ts";
 import { McpSessions } from "./mcp-sessions.ts";
 import { openApiDocument } from "./openapi.ts";
 import { checkOrigin } from "./origin.ts";
-import { clientErrorAnswer, HttpError, MAX_PARAM_LENGTH, parseOr400, toProblem } from "./problems.ts";
+import {
+  clientErrorAnswer,
+  HttpError,
+  MAX_PARAM_LENGTH,
+  parseOr400,
+  problem,
+  toProblem,
+} from "./problems.ts";
 import { apiRoutes } from "./routes.ts";
 import { FailedKeyThrottle } from "./throttle.ts";
 
@@ -54,6 +62,8 @@ declare module "fastify" {
 // Per key (mcp-sessions.ts).
 const MCP_SESSIONS = { maxSessions: 1000, idleMs: 30 * 60_000 };
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+/** The methods a 405's Allow header may name (HEAD comes with every GET route). */
+const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 
 export async function createHttpServer(options: HttpServerOptions) {
   let app: Switchboard | undefined;
@@ -114,6 +124,16 @@ export async function createHttpServer(options: HttpServerOptions) {
 
   // Bodies are JSON only: a text/plain body gets 415 rather than a confusing type error.
   server.removeContentTypeParser("text/plain");
+  // Fastify's own JSON parser refuses an empty body even where the endpoint takes none (clients send the
+  // header on a bodiless DELETE) and drops the parser's position; routes that need a body say so instead.
+  server.removeContentTypeParser("application/json");
+  server.addContentTypeParser("application/json", { parseAs: "string" }, (_request, text, done) => {
+    try {
+      done(null, parseJsonBody(text as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
 
   server.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
@@ -196,11 +216,21 @@ export async function createHttpServer(options: HttpServerOptions) {
     if (headers) void reply.headers(headers);
     return reply.status(status).send(body);
   });
-  server.setNotFoundHandler((request, reply) =>
-    reply.status(404).send({
-      error: { code: "not_found", message: `no endpoint ${request.method} ${request.url.split("?")[0]}` },
-    }),
-  );
+  server.setNotFoundHandler((request, reply) => {
+    const path = request.url.split("?")[0] ?? "/";
+    const allowed = HTTP_METHODS.filter((method) => server.findRoute({ url: path, method }) !== null);
+    if (allowed.length > 0)
+      return reply
+        .status(405)
+        .header("allow", allowed.join(", "))
+        .send(
+          problem(
+            "method_not_allowed",
+            `${request.method} is not allowed on ${path}; use ${allowed.join(", ")}`,
+          ),
+        );
+    return reply.status(404).send(problem("not_found", `no endpoint ${request.method} ${path}`));
+  });
 
   // While draining, answers close their connection, so close() does not wait out keep-alive timeouts.
   server.addHook("preClose", async () => {
@@ -259,6 +289,8 @@ export async function createHttpServer(options: HttpServerOptions) {
       ...(route.readOnly ? { onRequest: limitAlongside } : {}),
       handler: async (request, reply) => {
         const work = (async () => {
+          if (route.body && request.body === undefined)
+            throw new HttpError(400, "empty_body", "the request has no JSON body; this endpoint needs one");
           const body = route.body ? parseOr400(route.body, request.body, "body") : undefined;
           const query = route.query ? parseOr400(route.query, request.query, "query") : undefined;
           return drain.race(
@@ -293,6 +325,13 @@ export async function createHttpServer(options: HttpServerOptions) {
     url: "/mcp",
     config: { access: "agent" },
     handler: async (request, reply) => {
+      // A JSON-RPC message is the body of every POST; GET and DELETE take none.
+      if (request.method === "POST" && request.body === undefined)
+        throw new HttpError(
+          400,
+          "empty_body",
+          "the request has no JSON body; an MCP POST carries a JSON-RPC message",
+        );
       const callerId = (request.caller ?? LOCAL_OPERATOR).id;
       const sessionId = request.headers["mcp-session-id"];
       let transport: StreamableHTTPServerTransport;

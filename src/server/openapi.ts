@@ -28,6 +28,32 @@ const errorResponse = (description: string) => ({
   content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
 });
 
+/** Without keys the service answers loopback callers only (SECURITY.md), on every path. */
+const nonLoopback = errorResponse("without keys, the Host or Origin is not loopback");
+
+const mcpSession = (required: boolean) => ({
+  name: "mcp-session-id",
+  in: "header",
+  required,
+  description: "the session id the initialize answer gave",
+  schema: { type: "string" },
+});
+
+const mcpAnswer = (description: string) => ({
+  description,
+  content: {
+    "application/json": { schema: { type: "object", description: "a JSON-RPC 2.0 message or batch" } },
+    "text/event-stream": { schema: { type: "string" } },
+  },
+});
+
+const mcpErrors = {
+  400: mcpAnswer("a JSON-RPC error: the message is invalid, or a session id is missing"),
+  401: errorResponse("missing or unknown API key; the WWW-Authenticate header says which (RFC 6750)"),
+  403: nonLoopback,
+  404: mcpAnswer("a JSON-RPC error: the session is unknown or expired; initialize a new one"),
+};
+
 function publicPaths(components: Components): Record<string, Record<string, unknown>> {
   const status = (value: string) => ({
     "application/json": { schema: jsonSchema(z.object({ status: z.literal(value) }), "output", components) },
@@ -35,31 +61,78 @@ function publicPaths(components: Components): Record<string, Record<string, unkn
   return {
     "/healthz": {
       get: {
+        operationId: "getHealth",
         summary: "Liveness",
         security: [],
-        responses: { 200: { description: "alive", content: status("ok") } },
+        responses: { 200: { description: "alive", content: status("ok") }, 403: nonLoopback },
       },
     },
     "/readyz": {
       get: {
+        operationId: "getReadiness",
         summary: "Ready once the index is loaded",
         security: [],
         responses: {
           200: { description: "ready", content: status("ready") },
+          403: nonLoopback,
           503: errorResponse("still loading the index"),
         },
       },
     },
     "/metrics": {
       get: {
+        operationId: "getMetrics",
         summary: "Prometheus metrics (any key, when keys are configured)",
-        responses: { 200: { description: "text format" }, 401: errorResponse("missing or unknown API key") },
+        responses: {
+          200: { description: "text format", content: { "text/plain": { schema: { type: "string" } } } },
+          401: errorResponse("missing or unknown API key"),
+        },
       },
     },
+    // MCP's Streamable HTTP transport (its own specification defines the messages): documented so that
+    // clients and gateways know the three methods, their session header and their errors.
     "/mcp": {
       post: {
-        summary: "MCP Streamable HTTP endpoint (search_tools, call_tool, route_and_execute, synthesize_tool)",
-        responses: { 200: { description: "JSON-RPC response" } },
+        operationId: "mcpSend",
+        summary:
+          "MCP Streamable HTTP: send a JSON-RPC message (search_tools, call_tool, route_and_execute, synthesize_tool)",
+        description:
+          "Role: agent. The first message (initialize) starts a session whose id comes back in the Mcp-Session-Id header; later messages carry it.",
+        parameters: [mcpSession(false)],
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: { type: "object", description: "a JSON-RPC 2.0 message or batch" },
+            },
+          },
+        },
+        responses: {
+          200: mcpAnswer("the JSON-RPC response, as JSON or as a text/event-stream"),
+          202: { description: "a notification or response was accepted" },
+          ...mcpErrors,
+        },
+      },
+      get: {
+        operationId: "mcpListen",
+        summary: "MCP Streamable HTTP: open the session's stream of server messages (text/event-stream)",
+        description:
+          "Role: agent. The server's requests and notifications to the client arrive on this stream.",
+        parameters: [mcpSession(true)],
+        responses: {
+          200: {
+            description: "the event stream",
+            content: { "text/event-stream": { schema: { type: "string" } } },
+          },
+          ...mcpErrors,
+        },
+      },
+      delete: {
+        operationId: "mcpEndSession",
+        summary: "MCP Streamable HTTP: end the session",
+        description: "Role: agent. No body; a Content-Type header without one is accepted.",
+        parameters: [mcpSession(true)],
+        responses: { 200: { description: "the session is closed" }, ...mcpErrors },
       },
     },
   };
@@ -100,6 +173,7 @@ export function openApiDocument(routes: ApiRoute[], version: string): object {
           }
         : errorResponse(error.description);
     const operation: Record<string, unknown> = {
+      operationId: route.operationId,
       summary: route.summary,
       description: `Role: ${route.access}.`,
       responses,
@@ -141,6 +215,7 @@ export function openApiDocument(routes: ApiRoute[], version: string): object {
     info: {
       title: "Switchboard",
       version,
+      license: { name: "MIT", identifier: "MIT" },
       description: "Route agents to tools, execute calls resiliently, synthesize missing tools.",
     },
     servers: [{ url: "/" }],

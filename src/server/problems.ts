@@ -87,8 +87,6 @@ const APP_STATUS = {
 } as const;
 
 const FASTIFY_CODES: Record<string, { status: number; code: string; message?: string }> = {
-  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: "malformed_json" },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: "empty_body", message: "the JSON body is empty" },
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: "body_too_large" },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     status: 415,
@@ -136,9 +134,7 @@ export function toProblem(error: unknown, bodyLimit: number): Problem {
     const message =
       fastify.code === "FST_ERR_CTP_BODY_TOO_LARGE"
         ? `the request body is larger than the limit of ${bodyLimit} bytes`
-        : fastify.code === "FST_ERR_CTP_INVALID_JSON_BODY"
-          ? `the body is not valid JSON: ${fastify.message}`
-          : (known.message ?? fastify.message);
+        : (known.message ?? fastify.message);
     return { status: known.status, body: problem(known.code, message) };
   }
   if (fastify.statusCode === 429) return { status: 429, body: problem("rate_limited", fastify.message) };

@@ -32,6 +32,7 @@ import {
   toolViewResponseSchema,
   whoamiResponseSchema,
 } from "../app/index.ts";
+import { unknownToolMessage } from "../catalog/index.ts";
 import { type Access, AuthError, type Caller } from "./auth.ts";
 import { breakerView, callResultView, executionView, routeAndExecuteView, toolView } from "./views.ts";
 
@@ -75,6 +76,8 @@ function visibleExecutions(app: Switchboard, caller: Caller, query: z.infer<type
 
 export interface ApiRoute<S extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType> {
   method: "GET" | "POST" | "PUT" | "DELETE";
+  /** The OpenAPI operationId: generated clients name their methods by it, so it never changes. */
+  operationId: string;
   /** OpenAPI-style path; `{name}` becomes Fastify's `:name`. */
   path: string;
   access: Access;
@@ -106,7 +109,14 @@ function route<S extends z.ZodType, Q extends z.ZodType = z.ZodUndefined>(spec: 
 /** The tool `caller` may use: another key's pending tool is as unknown as a missing one. */
 function toolNamed(app: Switchboard, name: string, caller?: Caller) {
   const tool = app.getTool(name, caller);
-  if (!tool) throw new AppError("not_found", `unknown tool "${name}"`);
+  if (!tool)
+    throw new AppError(
+      "not_found",
+      unknownToolMessage(
+        name,
+        app.listTools(caller).map((t) => t.name),
+      ),
+    );
   return tool;
 }
 
@@ -114,6 +124,7 @@ export const apiRoutes: ApiRoute[] = [
   route({
     method: "POST",
     path: "/v1/route",
+    operationId: "routeQuery",
     response: routeResponseSchema,
     errors: {
       422: { description: "the query cannot be routed (e.g. nothing left of it after normalising)" },
@@ -127,6 +138,7 @@ export const apiRoutes: ApiRoute[] = [
   route({
     method: "POST",
     path: "/v1/execute",
+    operationId: "executeCalls",
     response: executeResponseSchema,
     errors: {
       404: { description: "a call names a tool that does not exist (each is named)" },
@@ -154,6 +166,7 @@ export const apiRoutes: ApiRoute[] = [
   route({
     method: "POST",
     path: "/v1/route-and-execute",
+    operationId: "routeAndExecute",
     response: routeAndExecuteResponseSchema,
     errors: {
       503: {
@@ -177,6 +190,7 @@ export const apiRoutes: ApiRoute[] = [
   route({
     method: "POST",
     path: "/v1/feedback",
+    operationId: "sendFeedback",
     response: feedbackResponseSchema,
     errors: { 404: { description: "a pair names a tool that does not exist (each is named)" } },
     access: "agent",
@@ -189,6 +203,7 @@ export const apiRoutes: ApiRoute[] = [
   route({
     method: "POST",
     path: "/v1/tools/synthesize",
+    operationId: "synthesizeTool",
     response: synthesisResponseSchema,
     errors: {
       422: {
@@ -207,6 +222,7 @@ export const apiRoutes: ApiRoute[] = [
   route({
     method: "POST",
     path: "/v1/inspect",
+    operationId: "inspectPage",
     // Maintainer only: it makes the service load a page (within the egress rules) on the caller's behalf,
     // the same trust as synthesizing a tool that would fetch it.
     access: "maintainer",
@@ -218,6 +234,7 @@ export const apiRoutes: ApiRoute[] = [
   route({
     method: "GET",
     path: "/v1/tools",
+    operationId: "listTools",
     access: "agent",
     readOnly: true,
     summary:
@@ -254,6 +271,7 @@ export const apiRoutes: ApiRoute[] = [
   route({
     method: "GET",
     path: "/v1/tools/{name}",
+    operationId: "getTool",
     access: "agent",
     readOnly: true,
     summary:
@@ -266,6 +284,7 @@ export const apiRoutes: ApiRoute[] = [
   route({
     method: "PUT",
     path: "/v1/tools/{name}",
+    operationId: "putTool",
     access: "maintainer",
     summary: "Add or replace a tool; the index is updated incrementally",
     response: toolResponseSchema,
@@ -281,6 +300,7 @@ export const apiRoutes: ApiRoute[] = [
   route({
     method: "DELETE",
     path: "/v1/tools/{name}",
+    operationId: "deleteTool",
     access: "maintainer",
     summary: "Remove a tool; the index is updated incrementally",
     response: deletedResponseSchema,
@@ -295,6 +315,7 @@ export const apiRoutes: ApiRoute[] = [
   route({
     method: "GET",
     path: "/v1/executions",
+    operationId: "listExecutions",
     access: "agent",
     readOnly: true,
     summary:
@@ -308,6 +329,7 @@ export const apiRoutes: ApiRoute[] = [
   route({
     method: "GET",
     path: "/v1/breakers",
+    operationId: "listBreakers",
     access: "agent",
     readOnly: true,
     summary: "Circuit breaker state per tool provider (providers named in full for a maintainer key only)",

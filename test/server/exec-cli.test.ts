@@ -65,13 +65,14 @@ test("one tool with --args prints its result for people; exit 0 when it complete
   assert.match(stdout, /"sum": 3/);
 });
 
-test("mistakes are named: bad --args JSON (exit 2), an unknown tool (exit 1)", async () => {
+test("mistakes are named: bad --args JSON (exit 2), an unknown tool fails its call (exit 1)", async () => {
   const badJson = await exec("add_numbers", "--args", "{a:1}");
   assert.equal(badJson.code, 2);
   assert.match(badJson.stderr, /--args is not valid JSON/);
   const unknown = await exec("launch_rocket");
   assert.equal(unknown.code, 1);
-  assert.match(unknown.stderr, /unknown tool\(s\): calls\.0\.name "launch_rocket"/);
+  assert.match(unknown.stdout, /✗ call-1 launch_rocket: failed/);
+  assert.match(unknown.stdout, /unknown_tool: unknown tool "launch_rocket"/);
 });
 
 test("--timeout stops a call that has not answered in time, and names the flag's mistakes", async () => {

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { copyFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { after, before, test } from "node:test";
+import { strictBreaches } from "../app/strict-rules.ts";
 import { call, ROOT, type Service, startService, writeCatalog } from "./harness.ts";
 
 let service: Service;
@@ -99,4 +100,107 @@ test("a null for a required field is still an error, and so is OpenAI arguments 
     body: { calls: [{ id: "c", type: "function", function: { name: "url_codec", arguments: "{oops" } }] },
   });
   assert.equal(broken.status, 400, JSON.stringify(broken.body));
+});
+
+/** A schema with every shape strict mode cannot take as it is: free keys, unions, oneOf, allOf, tuples. */
+const awkwardSchema = {
+  type: "object",
+  properties: {
+    document: { type: ["object", "array", "string", "number", "boolean", "null"], description: "any JSON" },
+    headers: { type: "object", additionalProperties: { type: "string" } },
+    anything: { description: "no type at all" },
+    pair: { type: "array", prefixItems: [{ type: "string" }, { type: "number" }] },
+    shape: {
+      oneOf: [
+        { type: "object", properties: { radius: { type: "number" } }, required: ["radius"] },
+        { type: "object", properties: { side: { type: "number" } } },
+      ],
+    },
+    merged: {
+      allOf: [
+        { type: "object", properties: { a: { type: "string", minLength: 2 } } },
+        { properties: { b: { type: "integer", format: "int32" } }, required: ["b"] },
+      ],
+    },
+    tags: { type: "array", items: { type: "string", maxLength: 20 }, uniqueItems: true },
+    limit: { type: ["integer", "string"], minimum: 1, pattern: "^[0-9]+$" },
+  },
+  required: ["document"],
+  additionalProperties: false,
+};
+const echo = (name: string) => `async function ${name}(args) { return { got: args }; }`;
+
+test("every tool routed in the OpenAI strict formats meets strict mode's rules, API-put and synthesized ones included", async () => {
+  const put = await call(service, "PUT", "/v1/tools/awkward_echo", {
+    body: {
+      description: "Echo an awkward JSON document back: awkward echo of documents, headers and shapes",
+      inputSchema: awkwardSchema,
+      binding: { type: "sandbox", code: echo("awkward_echo") },
+    },
+  });
+  assert.equal(put.status, 200, JSON.stringify(put.body));
+  const made = await call(service, "POST", "/v1/tools/synthesize", {
+    body: {
+      name: "awkward_mirror",
+      description: "Mirror an awkward JSON document back: awkward mirror of documents, headers and shapes",
+      inputSchema: awkwardSchema,
+      code: echo("awkward_mirror"),
+      testArgs: { document: { a: 1 } },
+    },
+  });
+  assert.equal(made.status, 200, JSON.stringify(made.body));
+  for (const format of ["openai", "openai-responses"]) {
+    const names = new Set<string>();
+    for (const query of ["echo an awkward document", "mirror an awkward document", "url encode some text"]) {
+      const routed = await call(service, "POST", "/v1/route", { body: { query, format, topK: 50 } });
+      assert.equal(routed.status, 200, JSON.stringify(routed.body));
+      for (const { name, definition } of routed.body.tools) {
+        names.add(name);
+        const parameters = format === "openai" ? definition.function.parameters : definition.parameters;
+        assert.deepEqual(strictBreaches(parameters), [], `${format} ${name}`);
+      }
+    }
+    for (const name of ["awkward_echo", "awkward_mirror", "url_codec"])
+      assert.ok(names.has(name), `${format}: ${name} was routed`);
+  }
+});
+
+test("a free-form value a strict-mode model sends as JSON text reaches the tool decoded", async () => {
+  const routed = await call(service, "POST", "/v1/route", {
+    body: { query: "echo an awkward document", format: "openai", topK: 50 },
+  });
+  const definition = routed.body.tools.find((t: { name: string }) => t.name === "awkward_echo")?.definition;
+  assert.deepEqual(definition.function.parameters.properties.document.type, ["string", "null"]);
+  const strictArguments = {
+    document: JSON.stringify({ rows: [1, 2] }),
+    headers: JSON.stringify({ accept: "text/plain" }),
+    anything: "plain words",
+    pair: null,
+    shape: { radius: 2 },
+    merged: { a: "xy", b: 3 },
+    tags: ["x"],
+    limit: 5,
+  };
+  const ran = await call(service, "POST", "/v1/execute", {
+    body: {
+      calls: [
+        {
+          id: "call_9",
+          type: "function",
+          function: { name: "awkward_echo", arguments: JSON.stringify(strictArguments) },
+        },
+      ],
+    },
+  });
+  const [result] = ran.body.results;
+  assert.equal(result.status, "completed", JSON.stringify(result));
+  assert.deepEqual(result.output.got, {
+    document: { rows: [1, 2] },
+    headers: { accept: "text/plain" },
+    anything: "plain words",
+    shape: { radius: 2 },
+    merged: { a: "xy", b: 3 },
+    tags: ["x"],
+    limit: 5,
+  });
 });

@@ -81,7 +81,7 @@ test("every error has the documented shape, Fastify's and Node's own included", 
   // 128 characters is a valid tool name: it is routed, and simply unknown.
   assertShape(await raw(keyed, "GET", `/v1/tools/${"a".repeat(128)}`, key), 404, "not_found");
   assertShape(await raw(keyed, "GET", "/no/such/endpoint"), 404, "not_found");
-  assertShape(await raw(keyed, "PATCH", "/v1/tools/add_numbers", key), 404, "not_found");
+  assertShape(await raw(keyed, "PATCH", "/v1/tools/add_numbers", key), 405, "method_not_allowed");
   const json = { ...key, "content-type": "application/json" };
   assertShape(await raw(keyed, "POST", "/v1/route", json, "{not json"), 400, "malformed_json");
   assertShape(await raw(keyed, "POST", "/v1/route", json, ""), 400, "empty_body");

@@ -4,7 +4,7 @@
 import { type Tool, validateAgainstSchema } from "../../catalog/index.ts";
 import type { FilledValue, FillResult } from "../../intent/index.ts";
 import { type ChatMessage, chatCompletion, type LlmConfig } from "../../synth/index.ts";
-import { providerToolName, strictSchema, withoutStrictNulls } from "../formats.ts";
+import { fromStrictArguments, providerToolName, strictSchema } from "../formats.ts";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -73,7 +73,7 @@ export async function fillWithLlm(
     const content = await chatCompletion(llm, messages, { extra: format });
     messages.push({ role: "assistant", content });
     const parsed = parseObject(content);
-    proposed = parsed ? (withoutStrictNulls(schema, parsed) as Record<string, unknown>) : {};
+    proposed = parsed ? (fromStrictArguments(schema, parsed) as Record<string, unknown>) : {};
     // Nulls for required fields mean "not given": they are left out, to be asked for; so are keys the
     // schema does not have.
     const known = (schema.properties ?? {}) as JsonSchema;
