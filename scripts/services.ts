@@ -7,7 +7,7 @@ import { execFile } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { chmod, chown, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { connect, createServer } from "node:net";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { z } from "zod";
 
@@ -80,6 +80,23 @@ export function urlsOf(ports: Ports): Services {
   };
 }
 
+/** The first folder on the way to `dir` that `user` may not enter, or undefined. */
+async function firstClosedFolder(user: string, dir: string): Promise<string | undefined> {
+  const chain: string[] = [];
+  for (let folder = resolve(dir); ; folder = dirname(folder)) {
+    chain.unshift(folder);
+    if (folder === dirname(folder)) break;
+  }
+  for (const folder of chain) {
+    const enters = await run("runuser", ["-u", user, "--", "test", "-x", folder]).then(
+      () => true,
+      () => false,
+    );
+    if (!enters) return folder;
+  }
+  return undefined;
+}
+
 async function startPostgres(dir: string, port: number): Promise<void> {
   const data = join(dir, "postgres");
   if (!existsSync(join(data, "PG_VERSION"))) {
@@ -87,6 +104,12 @@ async function startPostgres(dir: string, port: number): Promise<void> {
     if (asRoot) {
       // The postgres user must reach the folder (mkdtemp makes 0700 ones) and own its data.
       await chmod(dir, 0o755);
+      const closed = await firstClosedFolder("postgres", dir);
+      if (closed)
+        throw new Error(
+          `PostgreSQL runs as the postgres user, which cannot enter ${closed} on the way to ${resolve(dir)}; ` +
+            `choose a DIR outside private folders (mktemp -d makes them), or allow it with chmod o+x ${closed}`,
+        );
       const { stdout } = await run("id", ["-u", "postgres"]);
       const { stdout: group } = await run("id", ["-g", "postgres"]);
       await chown(data, Number(stdout), Number(group));
