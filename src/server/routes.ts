@@ -141,7 +141,6 @@ export const apiRoutes: ApiRoute[] = [
     operationId: "executeCalls",
     response: executeResponseSchema,
     errors: {
-      404: { description: "a call names a tool that does not exist (each is named)" },
       503: {
         description:
           "still loading the index, shutting down, or (session_unavailable) the sessionId's shared session store (Redis) is away",

@@ -113,7 +113,7 @@ const awkwardSchema = {
     shape: {
       oneOf: [
         { type: "object", properties: { radius: { type: "number" } }, required: ["radius"] },
-        { type: "object", properties: { side: { type: "number" } } },
+        { type: "object", properties: { side: { type: "number" } }, required: ["side"] },
       ],
     },
     merged: {
