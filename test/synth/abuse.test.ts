@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { Sandbox, SandboxError, type SandboxErrorKind } from "../../src/synth/index.ts";
+import { scaled } from "../load-factor.ts";
 
 const sandbox = new Sandbox({ memoryLimitMb: 64, maxOutputChars: 1_000_000 });
 after(() => sandbox.close());
@@ -254,7 +255,7 @@ describe("escape and abuse suite", () => {
       if (attack.message) assert.match(error.message, attack.message);
       if (attack.silent)
         assert.ok(!error.console.some((line) => line.message.includes(attack.silent as string)), "it ran");
-      assert.ok(elapsed < deadline + MARGIN_MS, `took ${elapsed} ms`);
+      assert.ok(elapsed < deadline + scaled(MARGIN_MS), `took ${elapsed} ms`);
       n += 1;
       const next = await sandbox.run({ code: healthy, name: "healthy", args: { n } });
       assert.deepEqual(next.value, { echo: n });
