@@ -103,6 +103,8 @@ export class BrowserSession {
   private page: Page | undefined;
   private pagesOpened = 0;
   private readonly blocked: BlockedRequest[] = [];
+  /** Pop-ups seen whose pages are still starting: reported and closed once they have. */
+  private readonly pendingPopups = new Set<Promise<void>>();
   private navigationsStarted = 0;
   private navigationsLoaded = 0;
   private closed = false;
@@ -141,15 +143,22 @@ export class BrowserSession {
       maxBytes: grant.maxBytes,
       onBlocked: (url, reason) => session.report({ url, reason }),
     });
-    // A page the tool did not open (window.open, target=_blank) is a pop-up: closed at once.
+    // A page the tool did not open (window.open, target=_blank) is a pop-up: closed at once. Its page
+    // starts in a renderer of its own, which on a busy machine takes a while: until then it is pending, and
+    // the blocked list waits for it, so a pop-up the tool caused is listed once it asks.
     context.on("targetcreated", (target) => {
       if (target.type() !== "page") return;
-      void target.page().then((popup) => {
-        if (popup !== null && popup !== page) {
-          session.report({ url: target.url(), reason: "pop-ups are refused", type: "popup" });
-          void popup.close().catch(() => {});
-        }
-      });
+      const handled = target
+        .page()
+        .then((popup) => {
+          if (popup !== null && popup !== page) {
+            session.report({ url: target.url(), reason: "pop-ups are refused", type: "popup" });
+            void popup.close().catch(() => {});
+          }
+        })
+        .catch(() => {})
+        .finally(() => session.pendingPopups.delete(handled));
+      session.pendingPopups.add(handled);
     });
     session.attach(page);
     return session;
@@ -231,6 +240,7 @@ export class BrowserSession {
       case "open":
         return this.open(request.url, ms);
       case "blocked":
+        await Promise.all([...this.pendingPopups]);
         return [...this.blocked];
     }
     const page = this.loaded();
