@@ -342,6 +342,7 @@ export const apiRoutes: ApiRoute[] = [
   route({
     method: "GET",
     path: "/v1/whoami",
+    operationId: "whoAmI",
     access: "agent",
     readOnly: true,
     summary:
@@ -352,6 +353,7 @@ export const apiRoutes: ApiRoute[] = [
   route({
     method: "GET",
     path: "/v1/feedback/votes",
+    operationId: "listFeedbackVotes",
     access: "maintainer",
     readOnly: true,
     summary: "Agent keys' feedback votes still short of the quorum, oldest first",
@@ -361,6 +363,7 @@ export const apiRoutes: ApiRoute[] = [
   route({
     method: "POST",
     path: "/v1/eval",
+    operationId: "evaluateRouting",
     access: "maintainer",
     // It changes nothing, but it routes up to a thousand queries: counted before it runs, like a write.
     summary:
