@@ -254,6 +254,7 @@ export const apiRoutes: ApiRoute[] = [
   route({
     method: "POST",
     path: "/v1/tools/{name}/promote",
+    operationId: "promoteTool",
     access: "maintainer",
     summary:
       "Publish a pending synthesized tool (written for one agent key's request): from now on it is routed " +
