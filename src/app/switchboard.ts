@@ -29,14 +29,13 @@ import {
 } from "../catalog/index.ts";
 import { createLogger, type Logger, nodeTooOld } from "../config/index.ts";
 import { Dispatcher, estimateTokens } from "../dispatch/index.ts";
-import { createEgressPolicy } from "../egress/index.ts";
+import { createEgressPolicy, isAllowedUrl } from "../egress/index.ts";
 import type { Embedder } from "../embed/index.ts";
 import { Router } from "../router/index.ts";
 import { memorySessionStore, SessionContexts } from "../session/index.ts";
 import {
   type IntentOutcome,
   type IntentRequest,
-  isAllowed,
   type LlmConfig,
   LlmError,
   Sandbox,
@@ -420,7 +419,7 @@ export async function openSwitchboard(
     ];
     const urls = [...new Set(text.match(/https?:\/\/[^\s"'<>]+/g) ?? [])]
       .map((url) => url.replace(/[.,;:!?)]+$/, ""))
-      .filter((url) => URL.canParse(url) && isAllowed(new URL(url), allowed))
+      .filter((url) => URL.canParse(url) && isAllowedUrl(new URL(url), allowed))
       .slice(0, 2);
     const reports = await Promise.all(
       urls.map((url) =>

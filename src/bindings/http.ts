@@ -10,7 +10,7 @@
 // {context.KEY} reads a key of the session context the binding declares (query and headers only).
 import type { HttpBinding, SchemaIssue, Tool } from "../catalog/index.ts";
 import { type Provider, withContextModifier } from "../dispatch/index.ts";
-import { type EgressPolicy, publicOnly } from "../egress/index.ts";
+import { BodyTooLargeError, type EgressPolicy, publicOnly, readCappedBody } from "../egress/index.ts";
 import { changesIn, readable } from "./context.ts";
 import { BindingError, type Grants, OPERATOR_GRANTS, readSecret } from "./secrets.ts";
 
@@ -22,24 +22,13 @@ export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 /** The body as text, refused past MAX_RESPONSE_BYTES (declared or counted) without reading the rest. */
 async function cappedText(response: Response, where: string): Promise<string> {
-  const tooLarge = () =>
-    new BindingError("ERR_BAD_RESPONSE", `${where}: the answer exceeds ${MAX_RESPONSE_BYTES} bytes`);
-  if (Number(response.headers.get("content-length")) > MAX_RESPONSE_BYTES) {
-    await response.body?.cancel().catch(() => {});
-    throw tooLarge();
+  try {
+    return (await readCappedBody(response, MAX_RESPONSE_BYTES)).toString("utf8");
+  } catch (error) {
+    if (error instanceof BodyTooLargeError)
+      throw new BindingError("ERR_BAD_RESPONSE", `${where}: the answer exceeds ${MAX_RESPONSE_BYTES} bytes`);
+    throw error;
   }
-  if (response.body === null) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of response.body) {
-    size += chunk.byteLength;
-    if (size > MAX_RESPONSE_BYTES) {
-      await response.body.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }
 const PLACEHOLDER = /\{([^{}]+)\}/g;
 

@@ -4,9 +4,10 @@
 // WebSockets and the address actually dialled).
 import type { BrowserContext, HTTPRequest, HTTPResponse, Page } from "puppeteer-core";
 import type { BrowserGrant } from "../catalog/index.ts";
-import { isAllowed } from "../synth/index.ts";
+import { isAllowedUrl } from "../egress/index.ts";
 import { type BlockedRequest, BrowserFailure, type Operation, operationSchema } from "./operations.ts";
-import { BLOCKED_HEADER, CallProxy, type EgressCheck } from "./proxy.ts";
+import type { PreparedPage } from "./prepared-page.ts";
+import { BLOCKED_HEADER, type CallProxy, type EgressCheck } from "./proxy.ts";
 
 /** How long a page that missed a deadline gets to prove that its renderer still answers. */
 const PROBE_MS = 3_000;
@@ -23,43 +24,6 @@ export interface PageSnapshot {
   /** The DOM serialised after the page's scripts ran. */
   rendered: string;
   blocked: BlockedRequest[];
-}
-
-/**
- * A context with its proxy and one blank page, made before any call takes it (a new page costs a renderer
- * process, about 120 ms). Nothing has been loaded in it; its proxy refuses everything until a call binds it.
- */
-export interface PreparedPage {
-  context: BrowserContext;
-  page: Page;
-  proxy: CallProxy;
-}
-
-export async function preparePage(
-  newContext: (proxyUrl: string) => Promise<BrowserContext>,
-): Promise<PreparedPage> {
-  const proxy = await CallProxy.start();
-  try {
-    const context = await newContext(proxy.url);
-    try {
-      const page = await context.newPage();
-      // On before any request: the call's handler, added when a call takes the page, answers each one.
-      await page.setRequestInterception(true);
-      return { context, page, proxy };
-    } catch (error) {
-      await context.close().catch(() => {});
-      throw error;
-    }
-  } catch (error) {
-    proxy.close();
-    throw error;
-  }
-}
-
-/** A prepared page no call will take (its browser is going away, or the service is closing). */
-export function discardPrepared(prepared: PreparedPage): void {
-  prepared.proxy.close();
-  void prepared.context.close().catch(() => {});
 }
 
 export interface SessionHost {
@@ -132,7 +96,7 @@ export class BrowserSession {
     const { context, page, proxy } = prepared;
     const session = new BrowserSession(host, grant, context, proxy);
     proxy.bind({
-      allowsUrl: (url) => isAllowed(url, grant.allow),
+      allowsUrl: (url) => isAllowedUrl(url, grant.allow),
       allowsOrigin: (hostname, port) =>
         grant.allow.some((prefix) => {
           const url = new URL(prefix);
@@ -348,7 +312,7 @@ export class BrowserSession {
     } catch {
       throw new BrowserFailure("invalid", `"${target}" is not an absolute URL`);
     }
-    if (!NETWORK_SCHEMES.has(url.protocol) || !isAllowed(url, this.grant.allow))
+    if (!NETWORK_SCHEMES.has(url.protocol) || !isAllowedUrl(url, this.grant.allow))
       throw new BrowserFailure(
         "blocked",
         `${url.href} is outside this tool's allowlist (${this.grant.allow.join(", ")})`,
@@ -389,7 +353,7 @@ export class BrowserSession {
       const url = new URL(raw);
       if (LOCAL_SCHEMES.has(url.protocol)) verdict = undefined;
       else if (!NETWORK_SCHEMES.has(url.protocol)) verdict = `the ${url.protocol} scheme is refused`;
-      else if (!isAllowed(url, this.grant.allow)) verdict = "outside the tool's allowlist";
+      else if (!isAllowedUrl(url, this.grant.allow)) verdict = "outside the tool's allowlist";
     } catch {
       verdict = "not a valid URL";
     }

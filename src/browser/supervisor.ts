@@ -10,14 +10,9 @@ import type { Browser, BrowserContext } from "puppeteer-core";
 import type { BrowserGrant } from "../catalog/index.ts";
 import { ChromiumMissingError, locateChromium } from "./chromium.ts";
 import { BrowserFailure } from "./operations.ts";
+import { discardPrepared, type PreparedPage, preparePage } from "./prepared-page.ts";
 import type { EgressCheck } from "./proxy.ts";
-import {
-  BrowserSession,
-  discardPrepared,
-  type PreparedPage,
-  preparePage,
-  type SessionHost,
-} from "./session.ts";
+import { BrowserSession, type SessionHost } from "./session.ts";
 
 export interface SupervisorOptions {
   /** src/egress's policy (check only): the operator's allow list and its catalog tools' origins. */

@@ -10,7 +10,7 @@ import { isIP } from "node:net";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type FileInfo, ResolverError } from "@apidevtools/json-schema-ref-parser";
-import { createEgressPolicy, type EgressPolicy } from "../egress/index.ts";
+import { BodyTooLargeError, createEgressPolicy, type EgressPolicy, readCappedBody } from "../egress/index.ts";
 import { isInside } from "./load.ts";
 import { parseYaml } from "./yaml.ts";
 
@@ -27,17 +27,13 @@ function realOrResolved(path: string): string {
 }
 
 async function bodyWithin(response: Response, url: string): Promise<Buffer> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of response.body ?? []) {
-    size += chunk.byteLength;
-    if (size > MAX_DOCUMENT_BYTES) {
-      await response.body?.cancel();
+  try {
+    return await readCappedBody(response, MAX_DOCUMENT_BYTES);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError)
       throw new Error(`${url} is larger than ${MAX_DOCUMENT_BYTES} bytes`);
-    }
-    chunks.push(chunk);
+    throw error;
   }
-  return Buffer.concat(chunks);
 }
 
 /** Reads `url` through `egress`, following redirects only while they stay on `origin`. */

@@ -3,7 +3,13 @@
 import { load } from "cheerio";
 import { z } from "zod";
 import type { Capabilities } from "../catalog/index.ts";
-import { type EgressPolicy, publicOnly } from "../egress/index.ts";
+import {
+  BodyTooLargeError,
+  type EgressPolicy,
+  isAllowedUrl,
+  publicOnly,
+  readCappedBody,
+} from "../egress/index.ts";
 import type { UpstreamFault } from "./errors.ts";
 
 type FetchGrant = NonNullable<Capabilities["fetch"]>;
@@ -39,37 +45,14 @@ function requestOf<T>(schema: z.ZodType<T>, json: string, what: string): T {
   return parsed.data;
 }
 
-/**
- * Whether `url` lies under one of the allowed prefixes. A prefix that does not end in "/" must be followed
- * by "/", "?", "#" or nothing, so "https://api.example.com/v1" does not admit "https://api.example.com/v10".
- */
-export function isAllowed(url: URL, allow: readonly string[]): boolean {
-  if (url.username !== "" || url.password !== "") return false;
-  const href = url.href;
-  return allow.some((prefix) => {
-    const normal = new URL(prefix).href;
-    if (!href.startsWith(normal)) return false;
-    if (normal.endsWith("/") || href.length === normal.length) return true;
-    return "/?#".includes(href.charAt(normal.length));
-  });
-}
-
 async function readCapped(response: Response, maxBytes: number, url: string): Promise<string> {
-  const declared = Number(response.headers.get("content-length"));
-  if (declared > maxBytes)
-    throw new CapabilityError(`fetch ${url}: the response (${declared} bytes) exceeds maxBytes ${maxBytes}`);
-  if (response.body === null) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of response.body) {
-    size += chunk.byteLength;
-    if (size > maxBytes) {
-      await response.body.cancel().catch(() => {});
+  try {
+    return (await readCappedBody(response, maxBytes)).toString("utf8");
+  } catch (error) {
+    if (error instanceof BodyTooLargeError)
       throw new CapabilityError(`fetch ${url}: the response exceeds maxBytes ${maxBytes}`);
-    }
-    chunks.push(chunk);
+    throw error;
   }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 const ERRNO_CODE = /^[A-Z][A-Z0-9_]+$/;
@@ -123,7 +106,7 @@ export async function proxiedFetch(
     // Only the network: a file: URL was refused by fetch itself ("not implemented... yet..."), not by a rule.
     if (url.protocol !== "http:" && url.protocol !== "https:")
       throw new CapabilityError(`fetch: ${url.href}: only http and https URLs can be fetched`);
-    if (!isAllowed(url, grant.allow))
+    if (!isAllowedUrl(url, grant.allow))
       throw new CapabilityError(
         `fetch: ${url.href} is outside this tool's allowlist (${grant.allow.join(", ")})${hop > 0 ? " (reached by a redirect)" : ""}`,
       );

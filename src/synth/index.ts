@@ -1,4 +1,3 @@
-export { isAllowed } from "./capabilities.ts";
 export type { BrowserCapability } from "./capability-requests.ts";
 export { checkCode } from "./check.ts";
 export { type ConsoleLine, SandboxError, type SandboxErrorKind, type Violation } from "./errors.ts";

@@ -3,8 +3,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 import type { Capabilities } from "../../src/catalog/index.ts";
-import { createEgressPolicy } from "../../src/egress/index.ts";
-import { isAllowed, Sandbox, SandboxError } from "../../src/synth/index.ts";
+import { createEgressPolicy, isAllowedUrl } from "../../src/egress/index.ts";
+import { Sandbox, SandboxError } from "../../src/synth/index.ts";
 
 // A local HTTP server the tools fetch from: pages, redirects (inside and outside the allowlist), a large
 // body and a slow answer.
@@ -207,15 +207,15 @@ describe("ctx.html", () => {
   });
 });
 
-describe("isAllowed", () => {
+describe("isAllowedUrl", () => {
   it("matches prefixes on boundaries and refuses credentials", () => {
     const allow = ["https://api.example.com/v1", "https://news.example.org"];
-    assert.equal(isAllowed(new URL("https://api.example.com/v1/items?q=1"), allow), true);
-    assert.equal(isAllowed(new URL("https://api.example.com/v1"), allow), true);
-    assert.equal(isAllowed(new URL("https://api.example.com/v10"), allow), false);
-    assert.equal(isAllowed(new URL("https://news.example.org/front"), allow), true);
-    assert.equal(isAllowed(new URL("https://news.example.org.evil.com/"), allow), false);
-    assert.equal(isAllowed(new URL("https://user:pw@news.example.org/"), allow), false);
-    assert.equal(isAllowed(new URL("http://news.example.org/"), allow), false);
+    assert.equal(isAllowedUrl(new URL("https://api.example.com/v1/items?q=1"), allow), true);
+    assert.equal(isAllowedUrl(new URL("https://api.example.com/v1"), allow), true);
+    assert.equal(isAllowedUrl(new URL("https://api.example.com/v10"), allow), false);
+    assert.equal(isAllowedUrl(new URL("https://news.example.org/front"), allow), true);
+    assert.equal(isAllowedUrl(new URL("https://news.example.org.evil.com/"), allow), false);
+    assert.equal(isAllowedUrl(new URL("https://user:pw@news.example.org/"), allow), false);
+    assert.equal(isAllowedUrl(new URL("http://news.example.org/"), allow), false);
   });
 });
