@@ -146,37 +146,10 @@ export async function openScaleOut(config: SwitchboardConfig): Promise<ScaleOut>
       });
     },
 
-    async executeOnce(calls, isWrite, run, signal) {
-      if (!config.redis || !calls.some(isWrite)) return run(calls);
-      const results: (CallResult | undefined)[] = new Array(calls.length);
-      const claims = await Promise.all(
-        calls.map((call) =>
-          isWrite(call) ? shared.idempotency.claim(call.id, signal) : { kind: "run" as const },
-        ),
-      );
-      const mine = calls.filter((_, i) => claims[i]?.kind === "run");
-      let ran: CallResult[];
-      try {
-        ran = await run(mine);
-      } catch (error) {
-        await Promise.all(mine.filter(isWrite).map((call) => shared.idempotency.abandon(call.id)));
-        throw error;
-      }
-      let next = 0;
-      calls.forEach((call, i) => {
-        const claim = claims[i];
-        if (claim?.kind === "done") results[i] = claim.result;
-        else {
-          const result = ran[next++] as CallResult;
-          results[i] = result;
-          // Only a completed call is remembered: a failed one may retry, as it may on a single replica.
-          if (!isWrite(call)) return;
-          if (result.status === "completed") void shared.idempotency.finish(call.id, result);
-          else void shared.idempotency.abandon(call.id);
-        }
-      });
-      return results as CallResult[];
-    },
+    executeOnce: (calls, isWrite, run, signal) =>
+      config.redis && calls.some(isWrite)
+        ? runWritesOnce(shared.idempotency, calls, isWrite, run, signal)
+        : run(calls),
 
     health,
     async close() {
@@ -184,6 +157,42 @@ export async function openScaleOut(config: SwitchboardConfig): Promise<ScaleOut>
       await store.close();
     },
   };
+}
+
+/** Runs `calls`, each write at most once across the replicas sharing `idempotency` (claimed by call id). */
+async function runWritesOnce(
+  idempotency: SharedState<CallResult>["idempotency"],
+  calls: ToolCall[],
+  isWrite: (call: ToolCall) => boolean,
+  run: (calls: ToolCall[]) => Promise<CallResult[]>,
+  signal?: AbortSignal,
+): Promise<CallResult[]> {
+  const results: (CallResult | undefined)[] = new Array(calls.length);
+  const claims = await Promise.all(
+    calls.map((call) => (isWrite(call) ? idempotency.claim(call.id, signal) : { kind: "run" as const })),
+  );
+  const mine = calls.filter((_, i) => claims[i]?.kind === "run");
+  let ran: CallResult[];
+  try {
+    ran = await run(mine);
+  } catch (error) {
+    await Promise.all(mine.filter(isWrite).map((call) => idempotency.abandon(call.id)));
+    throw error;
+  }
+  let next = 0;
+  calls.forEach((call, i) => {
+    const claim = claims[i];
+    if (claim?.kind === "done") results[i] = claim.result;
+    else {
+      const result = ran[next++] as CallResult;
+      results[i] = result;
+      // Only a completed call is remembered: a failed one may retry, as it may on a single replica.
+      if (!isWrite(call)) return;
+      if (result.status === "completed") void idempotency.finish(call.id, result);
+      else void idempotency.abandon(call.id);
+    }
+  });
+  return results as CallResult[];
 }
 
 /** Runs `work` on each call, but never twice at once: calls meanwhile fold into one more run after it. */

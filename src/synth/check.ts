@@ -224,29 +224,51 @@ function chainOf(node: AnyNode): { root: AnyNode; throughPrototype: boolean } {
 
 /** Checks tool code against the policy; an empty array means it may be compiled. */
 export function checkCode(code: string, name: string): Violation[] {
+  const parsed = parseScript(code);
+  if ("syntax" in parsed) return [parsed.syntax];
+  const ast = parsed.ast;
   const violations: Violation[] = [];
-  let ast: AnyNode;
+  const report = (node: AnyNode, message: string) =>
+    violations.push({ message, line: node.loc?.start.line ?? 1, column: (node.loc?.start.column ?? 0) + 1 });
+  const tool = toolFunction(ast, name, report, violations);
+  const scope: NodeScope = { name, tool, declared: declaredNames(ast), report };
+  fullAncestor(ast, (node: Node, _state: unknown, ancestors: Node[]) =>
+    checkNode(node as AnyNode, ancestors as AnyNode[], scope),
+  );
+  violations.sort((a, b) => a.line - b.line || a.column - b.column);
+  return violations;
+}
+
+function parseScript(code: string): { ast: AnyNode } | { syntax: Violation } {
   try {
-    ast = parse(code, {
-      ecmaVersion: "latest",
-      sourceType: "script",
-      locations: true,
-      allowImportExportEverywhere: true,
-    }) as unknown as AnyNode;
+    return {
+      ast: parse(code, {
+        ecmaVersion: "latest",
+        sourceType: "script",
+        locations: true,
+        allowImportExportEverywhere: true,
+      }) as unknown as AnyNode,
+    };
   } catch (error) {
     const loc = (error as { loc?: { line: number; column: number } }).loc;
     const message = (error as Error).message.replace(/ \(\d+:\d+\)$/, "");
-    return [
-      {
+    return {
+      syntax: {
         message: `syntax error: ${message}; the code must be plain JavaScript (no TypeScript or JSX)`,
         line: loc?.line ?? 1,
         column: (loc?.column ?? 0) + 1,
       },
-    ];
+    };
   }
-  const report = (node: AnyNode, message: string) =>
-    violations.push({ message, line: node.loc?.start.line ?? 1, column: (node.loc?.start.column ?? 0) + 1 });
+}
 
+/** The tool's own function; everything else at the top level, and a missing or misshapen tool, is reported. */
+function toolFunction(
+  ast: AnyNode,
+  name: string,
+  report: (node: AnyNode, message: string) => void,
+  violations: Violation[],
+): AnyNode | undefined {
   const body = ast.body as AnyNode[];
   const tool = body.find(
     (node) => node.type === "FunctionDeclaration" && (node.id as AnyNode | null)?.name === name,
@@ -270,113 +292,114 @@ export function checkCode(code: string, name: string): Violation[] {
     if ((tool.params as unknown[]).length > 2)
       report(tool, `${name} takes at most two parameters: (args, ctx)`);
   }
+  return tool;
+}
 
-  const declared = declaredNames(ast);
-  fullAncestor(ast, (node: Node, _state: unknown, ancestors: Node[]) => {
-    const n = node as AnyNode;
-    const parent = ancestors[ancestors.length - 2] as AnyNode | undefined;
-    switch (n.type) {
-      case "ImportDeclaration":
-      case "ImportExpression":
-        report(n, `import is refused: tools cannot load modules; ${CAPABILITIES_HINT}`);
-        break;
-      case "ExportNamedDeclaration":
-      case "ExportDefaultDeclaration":
-      case "ExportAllDeclaration":
-        report(n, `export is refused: just define async function ${name}(args, ctx)`);
-        break;
-      case "MetaProperty":
-        if ((n.meta as AnyNode).name === "import") report(n, "import.meta is not available in the sandbox");
-        break;
-      case "WithStatement":
-        report(n, "with statements are refused; refer to object properties explicitly");
-        break;
-      case "DebuggerStatement":
-        report(n, "debugger statements are refused; remove it");
-        break;
-      case "Identifier": {
-        const identifier = n.name as string;
-        const advice = REFUSED_NAMES.get(identifier);
-        if (advice !== undefined) report(n, `\`${identifier}\` is refused: ${advice}`);
-        else if (
-          !declared.has(identifier) &&
-          !SANDBOX_GLOBALS.has(identifier) &&
-          !(parent?.type === "UnaryExpression" && parent.operator === "typeof")
-        )
-          report(
-            n,
-            `\`${identifier}\` is not defined in the sandbox: ${MISSING_APIS.get(identifier) ?? "declare it, or use the built-in JavaScript objects and ctx"}`,
-          );
-        break;
-      }
-      case "ThisExpression": {
-        const owner = [...ancestors]
-          .reverse()
-          .find((a) =>
-            ["FunctionDeclaration", "FunctionExpression", "PropertyDefinition", "StaticBlock"].includes(
-              a.type,
-            ),
-          );
-        if (owner === undefined || owner === tool)
-          report(n, `\`this\` in the tool function is the global object and is refused; use args and ctx`);
-        break;
-      }
-      case "MemberExpression": {
-        const property = staticName(n.property as AnyNode, n.computed as boolean);
-        const advice = property === undefined ? undefined : REFUSED_PROPERTIES.get(property);
-        if (advice !== undefined) report(n.property as AnyNode, `\`.${property}\` is refused: ${advice}`);
-        break;
-      }
-      case "Property": {
-        const key = staticName(n.key as AnyNode, n.computed as boolean);
-        if (key === "__proto__" && parent?.type === "ObjectExpression" && !n.computed)
-          report(n, "a __proto__ key in an object literal sets its prototype and is refused");
-        break;
-      }
-      case "ObjectPattern": {
-        // acorn-walk does not visit the Property nodes of a pattern, so their keys are checked here.
-        for (const property of n.properties as AnyNode[]) {
-          const key = staticName(property.key as AnyNode, property.computed as boolean);
-          const advice = key === undefined ? undefined : REFUSED_PROPERTIES.get(key);
-          if (property.type === "Property" && advice !== undefined)
-            report(property, `destructuring \`${key}\` is refused: ${advice}`);
-        }
-        break;
-      }
-      case "AssignmentExpression":
-      case "UpdateExpression":
-      case "UnaryExpression": {
-        if (n.type === "UnaryExpression" && n.operator !== "delete") break;
-        const target = (n.type === "AssignmentExpression" ? n.left : n.argument) as AnyNode;
-        if (target.type === "Identifier" && BUILTINS.has(target.name as string))
-          report(target, `assigning to the built-in ${target.name} is refused; use a local variable`);
-        if (target.type !== "MemberExpression") break;
-        const { root, throughPrototype } = chainOf(target);
-        if (throughPrototype)
-          report(target, "writing to a prototype is refused (prototype pollution); build plain objects");
-        else if (root.type === "Identifier" && BUILTINS.has(root.name as string))
-          report(target, `modifying the built-in ${root.name} is refused; use your own objects`);
-        break;
-      }
-      case "CallExpression": {
-        const callee = n.callee as AnyNode;
-        if (callee.type !== "MemberExpression") break;
-        const method = staticName(callee.property as AnyNode, callee.computed as boolean);
-        if (!["defineProperty", "defineProperties", "assign"].includes(method ?? "")) break;
-        const first = (n.arguments as AnyNode[])[0];
-        if (first === undefined) break;
-        const chain = chainOf(first);
-        if (
-          chain.throughPrototype ||
-          (chain.root.type === "Identifier" &&
-            BUILTINS.has(chain.root.name as string) &&
-            first === chain.root)
-        )
-          report(n, `Object.${method} on a built-in or a prototype is refused; use your own objects`);
-        break;
-      }
+interface NodeScope {
+  name: string;
+  tool: AnyNode | undefined;
+  declared: Set<string>;
+  report(node: AnyNode, message: string): void;
+}
+
+/** The rules for one node of the tool's code, with its ancestors (the node itself last). */
+function checkNode(n: AnyNode, ancestors: AnyNode[], { name, tool, declared, report }: NodeScope): void {
+  const parent = ancestors[ancestors.length - 2];
+  switch (n.type) {
+    case "ImportDeclaration":
+    case "ImportExpression":
+      report(n, `import is refused: tools cannot load modules; ${CAPABILITIES_HINT}`);
+      break;
+    case "ExportNamedDeclaration":
+    case "ExportDefaultDeclaration":
+    case "ExportAllDeclaration":
+      report(n, `export is refused: just define async function ${name}(args, ctx)`);
+      break;
+    case "MetaProperty":
+      if ((n.meta as AnyNode).name === "import") report(n, "import.meta is not available in the sandbox");
+      break;
+    case "WithStatement":
+      report(n, "with statements are refused; refer to object properties explicitly");
+      break;
+    case "DebuggerStatement":
+      report(n, "debugger statements are refused; remove it");
+      break;
+    case "Identifier": {
+      const identifier = n.name as string;
+      const advice = REFUSED_NAMES.get(identifier);
+      if (advice !== undefined) report(n, `\`${identifier}\` is refused: ${advice}`);
+      else if (
+        !declared.has(identifier) &&
+        !SANDBOX_GLOBALS.has(identifier) &&
+        !(parent?.type === "UnaryExpression" && parent.operator === "typeof")
+      )
+        report(
+          n,
+          `\`${identifier}\` is not defined in the sandbox: ${MISSING_APIS.get(identifier) ?? "declare it, or use the built-in JavaScript objects and ctx"}`,
+        );
+      break;
     }
-  });
-  violations.sort((a, b) => a.line - b.line || a.column - b.column);
-  return violations;
+    case "ThisExpression": {
+      const owner = [...ancestors]
+        .reverse()
+        .find((a) =>
+          ["FunctionDeclaration", "FunctionExpression", "PropertyDefinition", "StaticBlock"].includes(a.type),
+        );
+      if (owner === undefined || owner === tool)
+        report(n, `\`this\` in the tool function is the global object and is refused; use args and ctx`);
+      break;
+    }
+    case "MemberExpression": {
+      const property = staticName(n.property as AnyNode, n.computed as boolean);
+      const advice = property === undefined ? undefined : REFUSED_PROPERTIES.get(property);
+      if (advice !== undefined) report(n.property as AnyNode, `\`.${property}\` is refused: ${advice}`);
+      break;
+    }
+    case "Property": {
+      const key = staticName(n.key as AnyNode, n.computed as boolean);
+      if (key === "__proto__" && parent?.type === "ObjectExpression" && !n.computed)
+        report(n, "a __proto__ key in an object literal sets its prototype and is refused");
+      break;
+    }
+    case "ObjectPattern": {
+      // acorn-walk does not visit the Property nodes of a pattern, so their keys are checked here.
+      for (const property of n.properties as AnyNode[]) {
+        const key = staticName(property.key as AnyNode, property.computed as boolean);
+        const advice = key === undefined ? undefined : REFUSED_PROPERTIES.get(key);
+        if (property.type === "Property" && advice !== undefined)
+          report(property, `destructuring \`${key}\` is refused: ${advice}`);
+      }
+      break;
+    }
+    case "AssignmentExpression":
+    case "UpdateExpression":
+    case "UnaryExpression": {
+      if (n.type === "UnaryExpression" && n.operator !== "delete") break;
+      const target = (n.type === "AssignmentExpression" ? n.left : n.argument) as AnyNode;
+      if (target.type === "Identifier" && BUILTINS.has(target.name as string))
+        report(target, `assigning to the built-in ${target.name} is refused; use a local variable`);
+      if (target.type !== "MemberExpression") break;
+      const { root, throughPrototype } = chainOf(target);
+      if (throughPrototype)
+        report(target, "writing to a prototype is refused (prototype pollution); build plain objects");
+      else if (root.type === "Identifier" && BUILTINS.has(root.name as string))
+        report(target, `modifying the built-in ${root.name} is refused; use your own objects`);
+      break;
+    }
+    case "CallExpression": {
+      const callee = n.callee as AnyNode;
+      if (callee.type !== "MemberExpression") break;
+      const method = staticName(callee.property as AnyNode, callee.computed as boolean);
+      if (!["defineProperty", "defineProperties", "assign"].includes(method ?? "")) break;
+      const first = (n.arguments as AnyNode[])[0];
+      if (first === undefined) break;
+      const chain = chainOf(first);
+      if (
+        chain.throughPrototype ||
+        (chain.root.type === "Identifier" && BUILTINS.has(chain.root.name as string) && first === chain.root)
+      )
+        report(n, `Object.${method} on a built-in or a prototype is refused; use your own objects`);
+      break;
+    }
+  }
 }
