@@ -132,6 +132,10 @@ function StepBody({ step, query }: { step: Step; query: string }) {
         <p>
           Synthesis not attempted ({failed.skipped}){failed.detail ? `: ${failed.detail}` : ""}.
         </p>
+      ) : "skipped" in step ? (
+        <p class="problem">
+          Synthesis did not run ({step.skipped}): {step.detail}
+        </p>
       ) : (
         <>
           <p class="problem">Synthesis failed at {failed.stage}.</p>

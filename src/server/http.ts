@@ -11,8 +11,8 @@ import Fastify, { type FastifyReply, type FastifyRequest, LogController } from "
 import { LRUCache } from "lru-cache";
 import { connectRedis, type Switchboard, startRedis } from "../app/index.ts";
 import { type Logger, VERSION } from "../config/index.ts";
-import { consolePlugin } from "../console/index.ts";
 import { type Access, AuthError, Authenticator, type Caller, type Keys } from "./auth.ts";
+import { consolePlugin } from "./console/index.ts";
 import { Drain } from "./drain.ts";
 import { parseJsonBody } from "./json-body.ts";
 import { createMcpServer } from "./mcp.ts";

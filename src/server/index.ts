@@ -1,4 +1,5 @@
 export { type Access, Authenticator, type Caller, type Keys, keyId, type Role } from "./auth.ts";
+export { BUILT_CONSOLE, CONSOLE_PATH } from "./console/index.ts";
 export {
   BODY_LIMIT_BYTES,
   createHttpServer,

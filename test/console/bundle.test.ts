@@ -7,7 +7,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
 import { gzipSync } from "node:zlib";
-import { BUILT_CONSOLE } from "../../src/console/index.ts";
+import { BUILT_CONSOLE } from "../../src/server/index.ts";
 import { ROOT, tempDir } from "../server/harness.ts";
 
 test("console/built is what build:console makes of console/src, within 300 KB gzipped", async () => {

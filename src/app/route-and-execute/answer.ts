@@ -216,24 +216,28 @@ function unsureValues(tool: Tool, fill: FillResult): MissingField[] {
 }
 
 /** Answers one intent: route, fill, then run, ask, or answer needs_input or no_match. */
-export async function answerOne(
-  request: RouteAndExecuteRequest,
-  deps: AnswerDeps,
-): Promise<RouteAndExecuteResponse> {
-  const supplied = request.arguments ?? {};
-  const opaque = findOpaqueValues(request.query);
+/** What is routed: the request's instruction, its opaque values named by kind, and the supplied argument names. */
+function routingQuery(text: string, supplied: Record<string, unknown>): string {
   // The text after "…: " is the data to work on, not the instruction ("count the words in: …").
   // Quoted text is data too ("slugify \"Hello World\"" is about slugs, not greetings).
   // Quotes go first: a colon inside them ("slugify 'Hello World: A Guide!'") does not start the data.
-  const instruction = request.query
+  const instruction = text
     .replace(/"[^"]+"|(?<![\w])'[^']+'(?![\w])|“[^”]+”/g, "text")
     .replace(/^((?:\S+\s+){2,}\S+?):\s+\S[\s\S]*$/, "$1");
   // The names of the arguments the agent sent say what the tool takes ("when was this" with a timestamp).
   const named = Object.keys(supplied)
     .map((k) => k.replace(/[_-]+/g, " "))
     .join(" ");
-  const query =
-    [routingText(instruction, findOpaqueValues(instruction)), named].join(" ").trim() || request.query;
+  return [routingText(instruction, findOpaqueValues(instruction)), named].join(" ").trim() || text;
+}
+
+export async function answerOne(
+  request: RouteAndExecuteRequest,
+  deps: AnswerDeps,
+): Promise<RouteAndExecuteResponse> {
+  const supplied = request.arguments ?? {};
+  const opaque = findOpaqueValues(request.query);
+  const query = routingQuery(request.query, supplied);
   // Routed at the catalog's calibrated threshold; the caller's own threshold is applied below, so that
   // what the calibrated one would run is known too.
   const routed = await deps.route({

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import type { ReadyReport, Switchboard } from "../../app/index.ts";
 import { ConfigError, createLogger, readEnv } from "../../config/index.ts";
-import { CONSOLE_PATH } from "../../console/index.ts";
 import { parseCommand } from "../args.ts";
 import { keepInspectorClosed } from "../inspector-signal.ts";
 import { loadApp, loadServer } from "../load.ts";
@@ -79,8 +78,10 @@ export const command: Command = {
   usage,
   async run(argv) {
     const { options } = parseCommand(argv, flags, optionsSchema);
-    const [{ configFrom, openSwitchboard }, { createHttpServer, DRAIN_DEADLINE_MS, isLoopbackHost }] =
-      await Promise.all([loadApp(), loadServer()]);
+    const [
+      { configFrom, openSwitchboard },
+      { CONSOLE_PATH, createHttpServer, DRAIN_DEADLINE_MS, isLoopbackHost },
+    ] = await Promise.all([loadApp(), loadServer()]);
     const env = readEnv();
     const config = configFrom(env, options);
     const host = options.host ?? env.SWITCHBOARD_HOST;

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
 /** Beside src/ and dist/ alike, so the checkout and the installed package find it at the same place. */
-export const BUILT_CONSOLE = fileURLToPath(new URL("../../console/built", import.meta.url));
+export const BUILT_CONSOLE = fileURLToPath(new URL("../../../console/built", import.meta.url));
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
