@@ -7,5 +7,6 @@ import { fileURLToPath } from "node:url";
 const root = fileURLToPath(new URL("..", import.meta.url));
 if (existsSync(`${root}/.githooks/commit-msg`) && existsSync(`${root}/.git`)) {
   const result = spawnSync("git", ["config", "core.hooksPath", ".githooks"], { cwd: root, stdio: "ignore" });
-  if (result.status !== 0) process.stderr.write("switchboard: could not install the git hooks (is git installed?)\n");
+  if (result.status !== 0)
+    process.stderr.write("switchboard: could not install the git hooks (is git installed?)\n");
 }
