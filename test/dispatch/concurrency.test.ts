@@ -245,3 +245,38 @@ test("the slot queue serves waiting keys in turn, not in arrival order", async (
   assert.deepEqual(served, ["a1", "b1", "c1", "a2", "b2", "a3", "a4"]);
   assert.equal(slots.queued, 0);
 });
+
+test("a retry that waits for a slot gets it, runs, and gives it back", async () => {
+  const failedOnce = new Set<string>();
+  const provider: Provider = {
+    id: "flaky-once",
+    async invoke(_args, { callId }) {
+      await tick();
+      if (!failedOnce.has(callId)) {
+        failedOnce.add(callId);
+        throw Object.assign(new Error("reset"), { code: "ECONNRESET" });
+      }
+      return { callId };
+    },
+  };
+  const tool = readTool("once", { policy: { retry: { baseMs: 0, maxMs: 0 } } });
+  const dispatcher = new Dispatcher({
+    tools: catalog(tool),
+    providers: () => [provider],
+    options: { globalConcurrency: 1 },
+  });
+  // Three calls on one slot: each retry queues behind the others' attempts.
+  const results = await dispatcher.execute(
+    ["a", "b", "c"].map((id) => ({ id, name: "once", arguments: {} })),
+  );
+  assert.deepEqual(
+    results.map((r) => [r.status, r.provenance.attempts]),
+    [
+      ["completed", 2],
+      ["completed", 2],
+      ["completed", 2],
+    ],
+  );
+  const [after] = await dispatcher.execute([{ id: "after", name: "once", arguments: {} }]);
+  assert.equal(after?.provenance.attempts, 2, "the slot was given back");
+});

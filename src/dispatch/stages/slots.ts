@@ -75,6 +75,9 @@ export class Slots implements Stage {
 
   /** Settles with the call once it holds its slots (outcome none) or gave up waiting (failed). */
   async #waitForSlots(call: Call): Promise<Call> {
+    // A retry comes back here with its last attempt's failure: cleared, so that holding the slots (outcome
+    // none) is told apart from giving up the wait (failed), and the slots are never taken and kept.
+    call.outcome = "none";
     call.progress = "queued";
     const { queueTimeoutMs } = this.#settings;
     const queueStart = performance.now();
