@@ -35,6 +35,8 @@ export const switchboardConfigSchema = z.strictObject({
     .default({ mcpCommands: [], egressAllow: [], toolSecrets: [] }),
   /** Distinct agent keys that must send a feedback pair before it teaches the router (see feedback-gate.ts). */
   feedbackQuorum: z.number().int().min(1).default(3),
+  /** The longest route-and-execute request (an agent's message) taken, in characters; routing reads a bounded window of it. */
+  maxRequestChars: z.number().int().min(100).max(1_000_000).default(32_000),
   /**
    * Synthesis for agent keys (route-and-execute when nothing matches): "private" writes a tool only that
    * key may use, pending a maintainer's promotion, at most `perHour` per key; "off" never writes one.
@@ -95,6 +97,7 @@ export function configFrom(env: Env, overrides: ConfigOverrides = {}): Switchboa
       toolSecrets: env.SWITCHBOARD_TOOL_SECRETS,
     },
     feedbackQuorum: env.SWITCHBOARD_FEEDBACK_QUORUM,
+    maxRequestChars: env.SWITCHBOARD_MAX_REQUEST_CHARS,
     agentSynthesis: {
       mode: env.SWITCHBOARD_AGENT_SYNTHESIS,
       perHour: env.SWITCHBOARD_AGENT_SYNTHESIS_PER_HOUR,

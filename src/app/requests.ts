@@ -75,8 +75,21 @@ export const executeRequestSchema = z.strictObject({
   sessionId: sessionIdSchema.optional(),
 });
 
+/** The ceiling of the operator's SWITCHBOARD_MAX_REQUEST_CHARS: the schema's bound, not the service's. */
+export const MAX_REQUEST_CHARS_CEILING = 1_000_000;
+
 export const routeAndExecuteRequestSchema = z.strictObject({
-  query: routeRequestSchema.shape.query,
+  query: z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .max(MAX_REQUEST_CHARS_CEILING)
+    .meta({
+      description:
+        "What the agent wants, in its own words: a whole agent message may be sent, up to the service's limit " +
+        "(32,000 characters unless the operator set SWITCHBOARD_MAX_REQUEST_CHARS). The tool is chosen on a " +
+        "bounded window (the first 1,000 characters of the instruction); values are read from all of it.",
+    }),
   arguments: z.record(z.string(), z.unknown()).optional(),
   threshold: routeRequestSchema.shape.threshold,
   categories: routeRequestSchema.shape.categories,

@@ -574,8 +574,16 @@ export async function openSwitchboard(
   const routeAndExecute = (
     request: RouteAndExecuteRequest,
     { session, ask, owner, viewer }: RouteAndExecuteOptions = {},
-  ): Promise<RouteAndExecuteResponse> =>
-    answerRequest(request, {
+  ): Promise<RouteAndExecuteResponse> => {
+    const length = request.query.trim().length;
+    if (length > config.maxRequestChars)
+      return Promise.reject(
+        new AppError(
+          "invalid",
+          `query: is ${length} characters long, more than the ${config.maxRequestChars} this service takes (SWITCHBOARD_MAX_REQUEST_CHARS)`,
+        ),
+      );
+    return answerRequest(request, {
       route: (routed) => route(routed, viewer),
       getTool: (name) => toolFor(name, viewer),
       run: (tool, args, steps) => runValidated(tool, args, steps, session, owner, viewer),
@@ -583,6 +591,7 @@ export async function openSwitchboard(
       ...(config.llm ? { llm: config.llm } : {}),
       ...(ask ? { ask } : {}),
     });
+  };
 
   const feedbackGate = new FeedbackGate(store, config.feedbackQuorum);
   async function feedback(pairs: FeedbackPair[], voter: Voter): Promise<FeedbackOutcome> {

@@ -68,6 +68,8 @@ export const envSchema = z.object({
         message: `${name} is Switchboard's own setting, never a tool secret`,
       });
   }),
+  /** The longest route-and-execute request (an agent's message) the service takes, in characters. */
+  SWITCHBOARD_MAX_REQUEST_CHARS: z.coerce.number().int().min(100).max(1_000_000).default(32_000),
   /** Distinct agent keys that must confirm a feedback pair before routing learns it. */
   SWITCHBOARD_FEEDBACK_QUORUM: z.coerce.number().int().min(1).default(3),
   /**

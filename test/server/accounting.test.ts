@@ -150,3 +150,19 @@ test("a part nothing serves: the request is answered once, never run again whole
   const { added } = await ask("add 12 to the expense ledger for food and then sing me a song about autumn");
   assert.ok(added.length <= 1, `the entry was added ${added.length} times`);
 });
+
+test("a long agent message (20,000 characters) is taken and routed on its start; past 32,000 one error names the query", async () => {
+  const context = " The notes below are the meeting minutes pasted for context only".repeat(300);
+  const long = `add 12 to the expense ledger for food${context}`;
+  assert.ok(long.length > 19_000 && long.length < 32_000);
+  const { body } = await ask(long);
+  assert.notEqual(body.status, "no_match", "the instruction at its start is routed");
+  const before = ledger.length;
+  const tooLong = await call(service, "POST", "/v1/route-and-execute", {
+    key: KEY,
+    body: { query: `add 12 to the expense ledger for food${context.repeat(2)}` },
+  });
+  assert.equal(tooLong.status, 422, JSON.stringify(tooLong.body));
+  assert.match(JSON.stringify(tooLong.body), /query.*more than the 32000 this service takes/);
+  assert.equal(ledger.length, before, "a refused request runs nothing");
+});

@@ -34,6 +34,8 @@ export interface AnswerDeps {
 }
 
 const CANDIDATES = 8;
+/** The characters of a request the router reads: as many as it embeds and ranks on. */
+export const ROUTING_WINDOW_CHARS = 1000;
 /** How far below the threshold a candidate may be when the evidence for it is exact (its arguments fit). */
 const EVIDENCE_MARGIN = 0.15;
 
@@ -215,7 +217,6 @@ function unsureValues(tool: Tool, fill: FillResult): MissingField[] {
   }));
 }
 
-/** Answers one intent: route, fill, then run, ask, or answer needs_input or no_match. */
 /** What is routed: the request's instruction, its opaque values named by kind, and the supplied argument names. */
 function routingQuery(text: string, supplied: Record<string, unknown>): string {
   // The text after "…: " is the data to work on, not the instruction ("count the words in: …").
@@ -228,9 +229,15 @@ function routingQuery(text: string, supplied: Record<string, unknown>): string {
   const named = Object.keys(supplied)
     .map((k) => k.replace(/[_-]+/g, " "))
     .join(" ");
-  return [routingText(instruction, findOpaqueValues(instruction)), named].join(" ").trim() || text;
+  // A long agent message is routed on a bounded window (its start states the request); values are read
+  // from all of it.
+  return ([routingText(instruction, findOpaqueValues(instruction)), named].join(" ").trim() || text).slice(
+    0,
+    ROUTING_WINDOW_CHARS,
+  );
 }
 
+/** Answers one intent: route, fill, then run, ask, or answer needs_input or no_match. */
 export async function answerOne(
   request: RouteAndExecuteRequest,
   deps: AnswerDeps,

@@ -7,6 +7,9 @@ import type { RouteAndExecuteRequest } from "../requests.ts";
 import type { ExecutedCall, RouteAndExecuteResponse, Step } from "../types.ts";
 import { type AnswerDeps, answerOne } from "./answer.ts";
 
+/** The most intents one request is answered as. */
+const MAX_INTENTS = 8;
+
 /** A part that refers to another's result by a pronoun. */
 const DEPENDENT = /\b(?:it|that|them|the result)\b/i;
 
@@ -97,7 +100,8 @@ export async function answerRequest(
   deps: AnswerDeps,
 ): Promise<RouteAndExecuteResponse> {
   const intents = request.arguments ? [request.query] : splitIntents(request.query);
-  if (intents.length < 2 || !(await splitHolds(request, intents, deps)))
+  // A long message cut into many parts is not a list of requests: it is answered whole.
+  if (intents.length < 2 || intents.length > MAX_INTENTS || !(await splitHolds(request, intents, deps)))
     return accounted(await answerOne(request, deps));
   const answers: RouteAndExecuteResponse[] = [];
   let previous: RouteAndExecuteResponse | undefined;
