@@ -4,7 +4,8 @@ import { CallProxy } from "./proxy.ts";
 
 /**
  * A context with its proxy and one blank page, made before any call takes it (a new page costs a renderer
- * process, about 120 ms). Nothing has been loaded in it; its proxy refuses everything until a call binds it.
+ * process, too slow to start on a call's path). Nothing has been loaded in it; its proxy refuses everything
+ * until a call binds it.
  */
 export interface PreparedPage {
   context: BrowserContext;

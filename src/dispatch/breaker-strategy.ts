@@ -2,10 +2,10 @@
 // ConsecutiveBreaker, CountBreaker and SamplingBreaker plug in unchanged.
 //
 // The default counts consecutive provider faults (30). Under independent faults at rate p a run of k in a
-// row starts with probability (1-p)·p^k, so 30 in a row is ~10⁻¹⁶ per attempt at 30% faults and ~10⁻⁹ at
-// 50%, while an outage opens the circuit after 30 attempts whatever the traffic. A failure-rate window
-// trips on ordinary bad luck far sooner (issue 15: rate ≥ 0.5 over 20 attempts at 30% faults, ~5% of
-// windows). The README tabulates the false-trip probabilities (scripts/breaker-odds.ts computes them).
+// row starts with probability (1-p)·p^k, which falls off so fast with k that 30 in a row tells an outage
+// from bad luck at any fault rate a service can live with, while an outage opens the circuit after 30
+// attempts whatever the traffic. A failure-rate window trips on ordinary bad luck far sooner. The README
+// tabulates the false-trip probabilities (scripts/breaker-odds.ts computes them).
 // A tool that sets `failureRate`, `windowSize`, `minCalls` or `windowMs` gets that window instead.
 import { ConsecutiveBreaker, CountBreaker, type IBreaker, SamplingBreaker } from "cockatiel";
 import type { BreakerSettings } from "./options.ts";

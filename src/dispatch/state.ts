@@ -49,10 +49,10 @@ function recordOf(entry: Running): ExecutionRecord {
 }
 
 /**
- * One place in the history ring, overwritten in place by each finished call. Measured in
- * `npm run bench:dispatch`: keeping each call's own record object in the ring made V8 promote megabytes
- * per young-generation collection (the ring is old, its records young), and collection took a quarter of
- * a call's time; copying a few fields into long-lived slots allocates nothing.
+ * One place in the history ring, overwritten in place by each finished call. Keeping each call's own record
+ * object in the ring would make V8 promote it at every young-generation collection (the ring is old, its
+ * records young), a cost `npm run bench:dispatch` shows; copying a few fields into long-lived slots
+ * allocates nothing.
  */
 class Slot {
   id = "";

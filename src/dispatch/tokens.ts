@@ -1,13 +1,13 @@
-// Token counting for result budgets. The seed's chars × 0.75 overestimates English about threefold
-// (o200k_base averages ~4-5 characters per token on prose and code, ~2 on numbers). This estimator is a
+// Token counting for result budgets. A fixed ratio of characters to tokens is badly wrong for some text
+// (o200k_base takes several characters per token on prose and code, far fewer on numbers). This estimator is a
 // linear model over one regex pass, fitted against gpt-tokenizer's o200k_base on a mixed corpus (prose,
 // code, JSON, numbers); test/dispatch/tokens.test.ts re-measures it and asserts the error band. The exact
 // tokenizer is available as an option; it is loaded only when asked for (its rank tables are large).
 
 const PIECES = /([A-Za-z]+)|([0-9]+)|([ \t]+)|(\r?\n+)|([!-/:-@[-`{-~])|([^\0-\x7f])/g;
 
-// Weights fitted by least squares on relative error, then raised ~4% so that held-out markdown (which
-// the fit underestimated) is not undercounted: a budget should err towards cutting a little early.
+// Weights fitted by least squares on relative error, then raised a little so that markdown (which the fit
+// underestimates) is not undercounted: a budget should err towards cutting a little early.
 const PER_WORD = 1.0;
 const PER_LONG_WORD_CHAR = 0.24; // letters beyond the 6th in a word: long words split into more pieces
 const PER_DIGIT_GROUP = 1.5; // o200k splits digit runs into groups of up to three

@@ -5,17 +5,17 @@
 // from a shared vocabulary of operations and resources (`deleteProjectIssue`, `deleteProjectIssueComment`,
 // `updateProjectIssue`, `deleteAccountIssue`): tools differ by a single word, which a sentence embedding
 // blurs and BM25 does not. Without labels, the share of tools whose name is one word away from another
-// tool's tells the two kinds apart (measured: MetaTool 0.01, the bundled catalog 0.12, both API-style
-// stand-ins in test/router/fixtures 1.0), and moves the generic weight towards lexical by that share.
+// tool's tells the two kinds apart (near 0 for one-off names, near 1 for an API catalog; docs/performance.md
+// has the shares), and moves the generic weight towards lexical by that share.
 import type { Tool } from "../catalog/index.ts";
 import type { Calibration } from "./calibration.ts";
 import { nameWords, terms } from "./text.ts";
 
 /**
- * The lexical weight for a catalog whose every tool is named from a shared vocabulary. Offline, on both
- * API-style stand-ins in test/router/fixtures (4,000 tools, no examples), hit@1 by weight was
- * 0.89 / 0.87 at the generic 0.65, 0.91 / 0.87 at 0.75, 0.92 / 0.87 at 0.8, 0.93 / 0.86 at 0.85 and
- * 0.93 / 0.83 at 1 (generate-api-catalog / generate-service-catalog): 0.8 is best on both together.
+ * The lexical weight for a catalog whose every tool is named from a shared vocabulary: names that differ
+ * by one word need BM25's exactness, but a little of the dense half still helps with paraphrased queries,
+ * so the weight stops short of 1. Chosen on the API-style stand-ins in test/router/fixtures (hit@1 by
+ * weight in docs/performance.md).
  */
 const COMBINATORIAL_WEIGHT = 0.8;
 

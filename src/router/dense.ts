@@ -6,16 +6,15 @@ export interface HnswParams {
   /** Graph degree. */
   m: number;
   efConstruction: number;
-  /** Search breadth; hnswlib's default of 10 loses recall (0.72 at 100k), see bench/router.ts. */
+  /** Search breadth; hnswlib's default of 10 loses too much recall on a large catalog (bench/router.ts). */
   ef: number;
 }
 
 /**
- * Chosen by measurement at 100k tools (the bench's clustered stand-in vectors, 512 dimensions, recall@10
- * against exact search, one run comparing both graphs query by query): efConstruction 100 needed ef 64
- * for recall 1.0 (0.974 at ef 32); a graph built with efConstruction 200 keeps 0.995 at ef 32, and its
- * searches took about 0.67 ms against 0.94 ms. Building costs about twice as long per insert, which is
- * small next to embedding the text. The router fetches 32 entries, so ef 32 is what a route pays.
+ * The router fetches 32 entries, so ef 32 is what a route pays. A graph built with efConstruction 200 keeps
+ * near-exact recall at that breadth, where a cheaper graph needs twice the breadth (and a slower search)
+ * for the same recall; building costs more per insert, which is small next to embedding the text. The
+ * figures behind the choice are in docs/performance.md.
  */
 export const DEFAULT_HNSW: HnswParams = { m: 16, efConstruction: 200, ef: 32 };
 
@@ -32,8 +31,8 @@ export class DenseIndex {
   /** The search breadth last set on the native index, so a search makes no extra native call. */
   private ef: number;
   /**
-   * hnswlib-node takes plain arrays only. Filling one kept array costs about a microsecond where
-   * `Array.from` of a Float32Array cost 20–40 µs per search here; hnswlib copies it before returning.
+   * hnswlib-node takes plain arrays only. Filling one kept array is far cheaper than `Array.from` of a
+   * Float32Array on every search, and safe: hnswlib copies it before returning.
    */
   private readonly plain: number[];
 

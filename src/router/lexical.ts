@@ -76,7 +76,7 @@ export class LexicalIndex {
   /**
    * Per document, its terms' postings and weighted frequencies, alternating: [posting, tf, posting, tf, …].
    * A score for a document `top` did not touch compares posting references, where a Map by term compared
-   * strings that missed the cache at 100k tools (about 70 µs a route).
+   * strings, which miss the CPU cache on a large catalog.
    */
   private readonly docTerms: ((Posting | number)[] | undefined)[] = [];
   private readonly docLength: number[] = [];

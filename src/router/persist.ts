@@ -41,7 +41,7 @@ export class IndexFiles {
   /**
    * A small whole number per tool name, kept while the process runs: BM25 numbers its documents with it and
    * a route's candidates are keyed by it. Per number and per label what the hot path asks, in arrays: Maps
-   * keyed by 100k names or labels missed the cache at about 2 µs a lookup, and so did the names themselves.
+   * keyed by names or labels, and the names themselves, miss the CPU cache on a large catalog.
    */
   private readonly numberOf = new Map<string, number>();
   private readonly names: string[] = [];

@@ -49,9 +49,9 @@ export function trigrams(text: string): Uint32Array {
 const TERM_FREQUENCY = Float32Array.from({ length: MAX_COUNT + 1 }, (_, count) => 1 + Math.log(count));
 
 /**
- * Every document's packed grams in one growing array, a slice per document. 100k small typed arrays would
- * each carry an ArrayBuffer the garbage collector tracks: measured at 100k tools, that slowed every route by
- * about 0.3 ms.
+ * Every document's packed grams in one growing array, a slice per document. One small typed array per
+ * document would each carry an ArrayBuffer the garbage collector tracks, which slows every route on a
+ * large catalog.
  */
 export class SubwordIndex {
   private pool = new Uint32Array(1 << 16);

@@ -22,7 +22,7 @@ export class Tiers {
    * a change puts the normalised sum into `centroids` under the category's id.
    */
   private readonly sums = new Map<string, { id: number; sum: Float32Array; count: number; stale: boolean }>();
-  /** The centroids, compared with a query by SIMD products (25 JavaScript ones took about 50 µs a route). */
+  /** The centroids, compared with a query by SIMD products: a JavaScript product per centroid costs every route. */
   private centroids: VectorStore | undefined;
   private nextId = 0;
 
@@ -106,7 +106,7 @@ export function cluster(vectors: readonly Float32Array[], k: number, seed = 1): 
 
 /**
  * Inner product. Four accumulators let the CPU overlap the multiply-adds instead of waiting on one running
- * sum: measured about twice as fast on 512 dimensions, and routing takes dozens per query.
+ * sum, and routing takes dozens of products per query.
  */
 export function dot(a: Float32Array, b: Float32Array): number {
   let s0 = 0;

@@ -1,9 +1,8 @@
 // Every dense entry's vector, by label, in one block of WebAssembly memory, with a SIMD inner product against
 // one query at a time. A route computes exact similarities for the tools only BM25 found, for the no-tool
 // examples and for calibration; as one Float32Array per entry on the heap each cost a Map lookup, a cache
-// miss and a JavaScript loop V8 does not vectorise (at 100k tools: 0.22 ms for 32 tools, 0.12 ms for 96
-// no-tool examples per route, see bench/router.ts). hnswlib keeps its own copy but reads one vector per
-// native call.
+// miss and a JavaScript loop V8 does not vectorise (bench/router.ts measures it). hnswlib keeps its own
+// copy but reads one vector per native call.
 import { RouterError } from "./errors.ts";
 import { SIMD_WASM } from "./simd.ts";
 
@@ -33,7 +32,7 @@ export class VectorStore {
   private floats: Float32Array;
   /**
    * label → row, 0 for none (row 0 holds the query). An array rather than a Map: labels are small integers
-   * handed out in order, and at 100k tools a Map lookup missed the cache at about 1.7 µs each.
+   * handed out in order, and a Map lookup misses the CPU cache on a large catalog.
    */
   private rowOf = new Int32Array(1024);
   private count = 0;

@@ -1,6 +1,6 @@
 // What each role sees of the catalog's wiring. An agent key needs a tool's name, description and schemas
 // to call it; a binding's URL template, command line, file or fallback chain is the operator's and the
-// maintainer's business (SECURITY.md, "Bindings are not secret" no longer). Provider ids, which hold that
+// maintainer's business (SECURITY.md). Provider ids, which hold that
 // wiring, reach an agent key as the same label /metrics uses: binding type and a hash of the id.
 import {
   agentToolResponseSchema,

@@ -1,5 +1,5 @@
 // The worker thread that starts sandbox hosts. child_process.spawn blocks its event loop until the child
-// has exec'd (2–30 ms here, more on a loaded machine or a large parent), so it is done here rather than
+// has exec'd (longer on a loaded machine or a large parent), so it is done here rather than
 // on the main thread. Hosts connect back to the parent's socket themselves (host-launcher.ts); this
 // thread only starts them, relays the tail of their stderr, kills them on request and reports their end.
 import { type ChildProcess, spawn } from "node:child_process";

@@ -1,13 +1,13 @@
 // The isolates of one sandbox host: spare isolates made ahead of time, and warm isolates per tool.
 //
-// Warm path: a fresh context costs ~0.7 ms, more than the warm-call budget, so each tool gets up to
+// Warm path: a fresh context costs more than the warm-call budget, so each tool gets up to
 // WARM_PER_TOOL warm isolates holding one context each, prepared once: the prelude tames and freezes the
 // realm, the tool's function is declared and frozen, and then the global object is frozen too. A frozen
 // realm whose only user code is one function declaration keeps nothing from one call to the next, so
 // reusing the context is as clean as a fresh one. Each isolate runs one call at a time, which keeps one
 // call's memory limit and console apart from every other's.
 //
-// Cold path: making an isolate and locking its realm down costs 6–15 ms of CPU, so the host keeps SPARES
+// Cold path: making an isolate and locking its realm down costs milliseconds of CPU, so the host keeps SPARES
 // prelude-ready isolates and makes the next one as soon as one is taken.
 import { readFileSync } from "node:fs";
 import ivm from "isolated-vm";
