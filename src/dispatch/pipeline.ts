@@ -2,6 +2,21 @@
 // method, `execute(call, next)`, and either answers itself or hands the call on to `next`. A tool's
 // pipeline is built once per tool definition (tool-pipeline.ts), leaving out stages its policy has no use
 // for, so a call pays only for what its tool needs.
+//
+// What is here: the `Stage` and `Next` types, `compose` (which chains a tool's stages into one `Next`),
+// `proceed` (a `next` whose synchronous throw becomes the call's failure) and LINKS, one closure literal
+// per place in a pipeline.
+//
+// How a call flows: the dispatcher calls the composed `run(call)`; each link calls its stage's
+// `execute(call, after)`, where `after` is the link for the next place, down to the provider stage, which
+// answers without calling `next`. Each stage gets back a `Pending` and reacts to the outcome with
+// `after(handler)`, so on the way out the handlers run innermost first (pending.ts).
+//
+// What must stay true: the last stage answers; a stage never rejects, it sets the call's outcome
+// (`call.fail`, `call.answer`) and returns a `Pending`; a stage that is left out costs nothing. LINKS keeps
+// at least as many literals as the longest pipeline has stages (tool-pipeline.ts: arguments, degraded,
+// cache, key limit, then six per provider), or the places past it share the last one, which stays correct
+// but slower. Run `npm run bench:dispatch` after changing anything here.
 import type { Call } from "./call.ts";
 import { Pending } from "./pending.ts";
 
