@@ -3,6 +3,9 @@
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 
+/** The embedders SWITCHBOARD_EMBEDDER may name; see src/embed. */
+export const EMBEDDER_KINDS = ["use-lite", "use-lite-tfjs", "transformers"] as const;
+
 export const BUNDLED_CATALOG = fileURLToPath(new URL("../../catalog", import.meta.url));
 
 const keyList = z
@@ -30,7 +33,7 @@ export const envSchema = z.object({
   SWITCHBOARD_CATALOG: z.string().min(1).default(BUNDLED_CATALOG),
   SWITCHBOARD_HOST: z.string().min(1).default("127.0.0.1"),
   SWITCHBOARD_PORT: z.coerce.number().int().min(0).max(65535).default(7070),
-  SWITCHBOARD_EMBEDDER: z.enum(["use-lite", "transformers"]).default("use-lite"),
+  SWITCHBOARD_EMBEDDER: z.enum(EMBEDDER_KINDS).default("use-lite"),
   SWITCHBOARD_MODEL: z.string().min(1).optional(),
   SWITCHBOARD_LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])

@@ -1,9 +1,12 @@
 /**
- * The kinds of embedder `createEmbedder` can build; the first is the default. "use-lite" runs on ONNX Runtime's
- * native CPU build and falls back to tfjs WebAssembly where that cannot load; "use-lite-tfjs" is the tfjs
- * path alone (same model and vectors, for comparison and for machines where the native one misbehaves).
+ * The kinds of embedder `createEmbedder` can build (the list lives with the configuration that names them,
+ * SWITCHBOARD_EMBEDDER); the first is the default. "use-lite" runs on ONNX Runtime's native CPU build and
+ * falls back to tfjs WebAssembly where that cannot load; "use-lite-tfjs" is the tfjs path alone (same model
+ * and vectors, for comparison and for machines where the native one misbehaves).
  */
-export const EMBEDDER_KINDS = ["use-lite", "use-lite-tfjs", "transformers"] as const;
+import { EMBEDDER_KINDS } from "../config/index.ts";
+
+export { EMBEDDER_KINDS };
 export type EmbedderKind = (typeof EMBEDDER_KINDS)[number];
 
 export interface EmbedderOptions {

@@ -52,9 +52,8 @@ export const command: Command = {
     const env = readEnv();
     const app = await openSwitchboard(
       configFrom(env, { ...(options.catalog ? { catalog: options.catalog } : {}), data }),
-      {
-        logger: createLogger(env.SWITCHBOARD_LOG_LEVEL),
-      },
+      // The answers are measured, not the start: a cold sandbox host does not eat the first calls' deadlines.
+      { logger: createLogger(env.SWITCHBOARD_LOG_LEVEL), waitForSandbox: true },
     );
     const judged: { request: LabelledRequest; verdict: Verdict; got: unknown }[] = [];
     try {
