@@ -1,9 +1,8 @@
 // Character-trigram similarity between a query and a tool's own words (name, title, description, tags).
 // Word-level BM25 misses what differs inside a word: "astrological" against a catalog's "strology",
 // "financial" against "finance", "predictions" against "predict". Trigrams of the padded words share most
-// of their pieces there. On the MetaTool dev halves (descriptions only, `switchboard eval`, generic fit of
-// lexical weight 0.65 and subword share 0.3) recall@5 rose 0.782 -> 0.793 (odd) and 0.806 -> 0.813 (even),
-// and on the 4,000-tool API stand-in hit@1 0.924 -> 0.937; the bundled catalog's fit turns it off (share 0).
+// of their pieces there. Calibration decides its share per catalog and may turn it off (share 0) where
+// whole words already decide; docs/performance.md has the gains it was kept for.
 //
 // Hand-written: it scores only the few dozen candidates a route already has (a trigram index over every
 // tool would touch most of a large catalog per query), which no search library offers, and it is a tf-idf

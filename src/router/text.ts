@@ -26,9 +26,8 @@ export function ownText(tool: Tool): string {
 /**
  * The text embedded as a tool's main vector: its text framed as a request to an assistant. Queries are
  * requests ("Can you find me…"), descriptions are not; framing the description the same way moves its
- * vector into the queries' register, which the small sentence encoder needs. On the MetaTool dev halves
- * (descriptions only) recall@5 rose 0.768 -> 0.781 / 0.790 -> 0.803 and the no-tool AUROC 0.858 -> 0.908 /
- * 0.785 -> 0.868; other request framings ("Could you help me? I need this: …") gave nearly the same gains.
+ * vector into the queries' register, which the small sentence encoder needs. Which framing matters little;
+ * framing at all helps both ranking and no-tool detection (docs/performance.md has the figures).
  */
 export function mainText(tool: Tool): string {
   return `Hi! Can you help me? ${ownText(tool)}`;

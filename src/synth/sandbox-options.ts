@@ -13,7 +13,8 @@ export interface SandboxOptions {
   defaultTimeoutMs?: number;
   /**
    * Tools whose warm isolates each host keeps (default 32); the least recently used beyond it are disposed.
-   * A warm isolate holds ~2.3 MB resident, so 32 tools of two isolates take ~150 MB of a host's ceiling.
+   * A warm isolate holds a few MB resident, so the default keeps warm isolates to a fraction of a host's
+   * memory ceiling.
    */
   maxWarmTools?: number;
   /** Host processes; default one per core. */

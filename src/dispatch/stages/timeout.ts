@@ -16,8 +16,8 @@ const deadlines = new DeadlineTimer();
  * first reads `signal`: providers that never look at it (pure in-process tools) do not pay for one on every
  * call. A class, not an object literal with a getter: V8 gives each such literal a fresh hidden class, and
  * in the bench that alone cost more than the rest of an attempt. Fields are `declare`d and assigned in the
- * constructor, not private fields with initialisers, which cost 4× until V8 optimised the attempt fully
- * (measured in `npm run bench:dispatch`). A provider is typed to see `InvokeOptions` only.
+ * constructor, not private fields with initialisers, which cost several times as much until V8 optimised
+ * the attempt fully (`npm run bench:dispatch` shows it). A provider is typed to see `InvokeOptions` only.
  */
 class Attempt implements InvokeOptions, Expiring, AttemptSink {
   declare readonly callId: string;
