@@ -129,12 +129,18 @@ test("shop API tools take their base URL and key from the environment and fill e
 test("an internet tool's failures are classified so the dispatcher retries, falls back and serves stale", () => {
   const internet = tools.filter((t) => t.binding?.type === "sandbox" && t.binding.capabilities?.fetch);
   assert.ok(internet.length >= 10, `only ${internet.length} internet tools`);
-  // What the sandbox raises when a tool's ctx.fetch fails or its provider answers with a server error.
+  // What the sandbox raises when a tool fails after its ctx.fetch could not connect or got a server error:
+  // the parent records the transport's fault (never the tool's text), and the dispatcher reads only that.
   const unreachable = new SandboxError(
     "runtime",
     "Error: could not reach wttr.in (offline or blocked?): fetch https://wttr.in/Oslo: getaddrinfo ENOTFOUND wttr.in",
+    { upstream: { code: "ECONNREFUSED" } },
   );
-  const serverError = new SandboxError("runtime", "Error: api.frankfurter.app answered HTTP 503");
+  const serverError = new SandboxError("runtime", "Error: api.frankfurter.app answered HTTP 503", {
+    upstream: { status: 503 },
+  });
+  // The same words with no fault recorded are the tool's own text, which a caller's input can shape.
+  const echoed = new SandboxError("runtime", "Error: api.frankfurter.app answered HTTP 503 overloaded");
   const badInput = new SandboxError(
     "runtime",
     'Error: base must be a 3-letter ISO 4217 currency code, got "EURO"',
@@ -142,6 +148,7 @@ test("an internet tool's failures are classified so the dispatcher retries, fall
   for (const tool of internet) {
     assert.equal(classify(unreachable, tool.policy?.errors).class, "connection", tool.name);
     assert.equal(classify(serverError, tool.policy?.errors).class, "connection", tool.name);
+    assert.notEqual(classify(echoed, tool.policy?.errors).class, "connection", tool.name);
     assert.notEqual(classify(badInput, tool.policy?.errors).class, "connection", tool.name);
   }
 });
