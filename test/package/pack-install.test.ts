@@ -54,11 +54,11 @@ test("npm pack ships the built package and no tests, benchmarks or sources", asy
   const paths: string[] = info.files.map((f: { path: string }) => f.path);
   assert.ok(paths.includes("dist/index.js") && paths.includes("dist/index.d.ts"));
   assert.ok(paths.includes("bin/switchboard.js") && paths.includes("prebuilt/bundled-catalog/manifest.json"));
-  // The maintainer console's built page and every asset it names (served by dist/console from there).
+  // The maintainer console's built page and every asset it names (served by dist/server/console from there).
   const page = await readFile(join(ROOT, "console", "built", "index.html"), "utf8");
   const assets = [...page.matchAll(/\/console\/assets\/([\w.-]+)/g)].map((m) => `console/built/${m[1]}`);
   assert.equal(assets.length, 2, page);
-  for (const file of ["console/built/index.html", "dist/console/index.js", ...assets])
+  for (const file of ["console/built/index.html", "dist/server/console/index.js", ...assets])
     assert.ok(paths.includes(file), `the package ships ${file}`);
   assert.deepEqual(
     paths.filter((p) => /^(test|bench|src|scripts)\//.test(p)),
