@@ -51,8 +51,16 @@ describe("replicas agree on private synthesized tools", { skip: skipWithoutServi
     (
       await call(service, "POST", "/v1/route", { key, body: { query: QUERY, topK: 50, threshold: 0 } })
     ).body.tools.some((t: { name: string }) => t.name === TOOL);
-  const run = async (service: Service, key: string) =>
-    (await call(service, "POST", "/v1/execute", { key, body: { calls: [{ id: "x", name: TOOL }] } })).status;
+  /** "unknown_tool" when the caller may not see the tool (the call fails alone); otherwise its status. */
+  const run = async (service: Service, key: string) => {
+    const answer = await call(service, "POST", "/v1/execute", {
+      key,
+      body: { calls: [{ id: "x", name: TOOL }] },
+    });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    const [result] = answer.body.results;
+    return result.error?.class === "unknown_tool" ? "unknown_tool" : result.status;
+  };
 
   test("written through A, pending on B; promoted through B, everyone's on A", async () => {
     const made = await call(a, "POST", "/v1/route-and-execute", { key: ALICE, body: { query: QUERY } });
@@ -60,8 +68,8 @@ describe("replicas agree on private synthesized tools", { skip: skipWithoutServi
     // B takes the change in from the database, and keeps it Alice's.
     await waitFor("Alice's tool routable for her on B", () => routes(b, ALICE), 10_000);
     assert.equal(await routes(b, BOB), false);
-    assert.equal(await run(b, BOB), 404);
-    assert.equal(await run(b, ALICE), 200);
+    assert.equal(await run(b, BOB), "unknown_tool");
+    assert.notEqual(await run(b, ALICE), "unknown_tool");
     const review = await call(b, "GET", "/v1/tools?status=pending", { key: MAINTAINER });
     assert.deepEqual(
       review.body.tools.map((t: { name: string; synthesis: { owner: string } }) => [
@@ -73,7 +81,7 @@ describe("replicas agree on private synthesized tools", { skip: skipWithoutServi
 
     assert.equal((await call(b, "POST", `/v1/tools/${TOOL}/promote`, { key: MAINTAINER })).status, 200);
     await waitFor("the promotion seen on A", () => routes(a, BOB), 10_000);
-    assert.equal(await run(a, BOB), 200);
+    assert.notEqual(await run(a, BOB), "unknown_tool");
     assert.equal((await call(a, "POST", `/v1/tools/${TOOL}/promote`, { key: MAINTAINER })).status, 409);
   });
 });

@@ -79,6 +79,16 @@ const listed = async (key: string) => names((await as(key, "GET", "/v1/tools")).
 const runByName = (key: string, name: string) =>
   as(key, "POST", "/v1/execute", { calls: [{ id: "by-name", name, arguments: { amount: 5 } }] });
 
+/** A call by name to a tool the caller may not see fails alone as unknown_tool, and nothing runs. */
+async function assertUnknownTo(key: string, name: string): Promise<void> {
+  const run = await runByName(key, name);
+  assert.equal(run.status, 200, JSON.stringify(run.body));
+  const [result] = run.body.results;
+  assert.equal(result.status, "failed", JSON.stringify(run.body));
+  assert.equal(result.error.class, "unknown_tool");
+  assert.equal(result.provenance.attempts, 0);
+}
+
 async function mcpClient(key: string): Promise<Client> {
   const client = new Client({ name: "agent-synthesis-test", version: "1" });
   await client.connect(
@@ -103,8 +113,7 @@ test("a tool synthesized for an agent key is that key's alone: pending, never ro
   assert.ok(!(await routedNames(BOB, ATTACK)).includes(ATTACKER_TOOL));
   assert.ok(!(await listed(BOB)).includes(ATTACKER_TOOL));
   assert.equal((await as(BOB, "GET", `/v1/tools/${ATTACKER_TOOL}`)).status, 404);
-  const bobRun = await runByName(BOB, ATTACKER_TOOL);
-  assert.equal(bobRun.status, 404, JSON.stringify(bobRun.body));
+  await assertUnknownTo(BOB, ATTACKER_TOOL);
   const bobRouted = await as(BOB, "POST", "/v1/route-and-execute", { query: ATTACK });
   assert.notEqual(bobRouted.body.tool, ATTACKER_TOOL, JSON.stringify(bobRouted.body));
   const bob = await mcpClient(BOB);
@@ -165,7 +174,7 @@ test("MCP route_and_execute from an agent key writes a pending tool as well", as
     await alice.close();
   }
   assert.ok(!(await listed(BOB)).includes("zarnok_gizmotron"));
-  assert.equal((await runByName(BOB, "zarnok_gizmotron")).status, 404);
+  await assertUnknownTo(BOB, "zarnok_gizmotron");
   assert.ok((await listed(ALICE)).includes("zarnok_gizmotron"));
 });
 
@@ -228,7 +237,7 @@ test("privacy survives a restart that reorders the keys; with synthesis off an a
   });
   assert.ok(!(await routedNames(BOB, ATTACK)).includes(ATTACKER_TOOL));
   assert.ok(!(await listed(BOB)).includes(ATTACKER_TOOL));
-  assert.equal((await runByName(BOB, ATTACKER_TOOL)).status, 404);
+  await assertUnknownTo(BOB, ATTACKER_TOOL);
   assert.ok((await routedNames(ALICE, ATTACK)).includes(ATTACKER_TOOL));
   assert.equal((await runByName(ALICE, ATTACKER_TOOL)).body.results[0].status, "completed");
 
