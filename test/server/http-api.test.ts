@@ -1,6 +1,7 @@
 // The HTTP API of the real service (child process, ephemeral port, temporary data folder), driven over
 // HTTP with two keys: an agent's and a maintainer's.
 import assert from "node:assert/strict";
+import { request as httpRequest } from "node:http";
 import { after, before, test } from "node:test";
 import { fixtureTools } from "./fixture-tools.ts";
 import { call, type Service, type StandIn, startService, startStandIn, writeCatalog } from "./harness.ts";
@@ -160,6 +161,40 @@ test("invalid arguments come back as a failed call with the schema feedback", as
   assert.deepEqual(paths, ["a", "b"]);
 });
 
+/**
+ * A POST that declares a body over the limit and sends only its start: the service refuses it by its declared
+ * length, before reading it. Writing the whole body would race the refusal (the service may close the
+ * connection while the client still writes, and fetch rejects the whole exchange on that write error).
+ */
+function postDeclaredTooLarge(
+  path: string,
+  bytes: number,
+): Promise<{ status: number; body: { error: { message: string } } }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(`${service.url}${path}`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${AGENT}`,
+        "content-type": "application/json",
+        "content-length": bytes,
+      },
+    });
+    request.on("response", (response) => {
+      let text = "";
+      response.on("data", (chunk: Buffer) => {
+        text += chunk.toString();
+      });
+      response.on("end", () => {
+        request.destroy();
+        resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) });
+      });
+      response.on("error", reject);
+    });
+    request.on("error", reject);
+    request.write(`{"query": "${"x".repeat(1024)}`);
+  });
+}
+
 test("bad requests get the right status and a message naming the problem, and change nothing", async () => {
   const before = await state();
   const malformed = await call(service, "POST", "/v1/execute", { key: AGENT, body: '{"calls": [' });
@@ -183,7 +218,7 @@ test("bad requests get the right status and a message naming the problem, and ch
   assert.equal(extra.status, 400);
   assert.match(extra.body.error.message, /"limit"/);
 
-  const huge = await agent("POST", "/v1/route", { query: "x".repeat(2 * 1024 * 1024) });
+  const huge = await postDeclaredTooLarge("/v1/route", 2 * 1024 * 1024);
   assert.equal(huge.status, 413);
   assert.match(huge.body.error.message, /larger than the limit of 1048576 bytes/);
 
