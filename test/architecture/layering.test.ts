@@ -2,23 +2,12 @@
 // only through its index.ts, folders import each other without cycles, and the entry layers (cli, server)
 // go through the composition root. Type-only imports count too: they tie folders together the same way.
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { dirname, relative, resolve } from "node:path";
 import { test } from "node:test";
-import { fileURLToPath } from "node:url";
+import { SRC, sources } from "./sources.ts";
 
-const SRC = fileURLToPath(new URL("../../src", import.meta.url));
 const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)["']([^"']+)["']/gm;
-
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? sources(join(dir, entry.name))
-      : entry.name.endsWith(".ts")
-        ? [join(dir, entry.name)]
-        : [],
-  );
-}
 
 /** The folder of src a file belongs to ("" for src/index.ts). */
 const folderOf = (file: string) => {

@@ -2,13 +2,12 @@
 // TypeScript compiler's own parser finds the functions (declarations, methods, arrows and expressions). The
 // few justified exceptions are listed here with the reason; the list may only shrink.
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { readFileSync } from "node:fs";
+import { relative } from "node:path";
 import { test } from "node:test";
-import { fileURLToPath } from "node:url";
 import ts from "typescript";
+import { SRC, sources } from "./sources.ts";
 
-const SRC = fileURLToPath(new URL("../../src", import.meta.url));
 const MAX_FUNCTION_LINES = 120;
 const MAX_FILE_LINES = 450;
 
@@ -23,16 +22,6 @@ const EXCEPTIONS: Record<string, string> = {
   "embed/native/use-lite-graph.ts:buildUseLiteGraph":
     "USE-lite's graph as one list of ONNX nodes in encoder order",
 };
-
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? sources(join(dir, entry.name))
-      : entry.name.endsWith(".ts")
-        ? [join(dir, entry.name)]
-        : [],
-  );
-}
 
 function nameOf(node: ts.Node, source: ts.SourceFile): string {
   const named = node as ts.Node & { name?: ts.Node };
