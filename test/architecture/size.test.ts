@@ -18,7 +18,6 @@ const EXCEPTIONS: Record<string, string> = {
     "wires every subsystem in one closure; to be split into small services",
   "server/http.ts:createHttpServer":
     "registers every hook on the root instance; to become encapsulated plugins",
-  "intent/fill.ts": "the argument filler, being replaced by recognisers and one assignment step",
   "embed/native/use-lite-graph.ts:buildUseLiteGraph":
     "USE-lite's graph as one list of ONNX nodes in encoder order",
 };

@@ -1,0 +1,96 @@
+// Enum values the request names, by their words.
+import type { Filler, Param } from "./filler.ts";
+import type { Mention } from "./mentions.ts";
+import type { Span } from "./opaque.ts";
+import { enumValues } from "./schema-cues.ts";
+/** The enum value the text names, when exactly one is named outside the spans other values took. */
+export function enumMention(
+  f: Filler,
+  param: Param,
+  quoted: Mention[],
+): { value: string; span: Span } | undefined {
+  // "percentage" still matches "percent", whose words may inflect.
+  const text = f.text.toLowerCase().replace(/%/g, " percent");
+  // Replacing "%" with " percent" shifts offsets; spans are mapped back through this index list.
+  const offsets: number[] = [];
+  for (let i = 0, j = 0; i < f.text.length; i++) {
+    const piece = f.text[i] === "%" ? " percent" : (f.text[i] ?? "");
+    for (let k = 0; k < piece.length; k++) offsets[j++] = i;
+  }
+  const hits: { value: string; span: Span; score: number }[] = [];
+  for (const value of enumValues(param)) {
+    if (typeof value !== "string" || value.length < 2) continue;
+    const words = value.toLowerCase().split(/[_\s-]+/);
+    // Short words are whole words ("of" is not "off"); longer ones may inflect ("increase" → "increased").
+    // A plural value also names its singular ("a 14 day trial": days), but no longer word ("weekday").
+    const word = (w: string) => {
+      const escaped = w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      if (w.length <= 3) return `${escaped}\\b`;
+      return w.endsWith("s") ? `${escaped.slice(0, -1)}s?\\b` : `${escaped}\\w*`;
+    };
+    const pattern = new RegExp(`\\b${words.map(word).join("\\s+(?:\\S+\\s+){0,2}?")}`, "g");
+    for (const match of text.matchAll(pattern)) {
+      const start = offsets[match.index] ?? match.index;
+      const end = (offsets[match.index + match[0].length - 1] ?? start) + 1;
+      const span = { start, end };
+      if (quoted.some((q) => start < q.end && end > q.start)) continue;
+      // More words named is better ("percent change" over "percent"); words in between count against it.
+      const between = match[0].split(/\s+/).length - words.length;
+      hits.push({ value, span, score: words.length * 10 - between });
+    }
+  }
+  if (hits.length === 0) return undefined;
+  // A tie between two values is ambiguous: neither is taken.
+  const most = Math.max(...hits.map((h) => h.score));
+  const best = hits.filter((h) => h.score === most);
+  const distinct = new Set(best.map((h) => h.value));
+  const chosen = best[0];
+  if (distinct.size !== 1 || !chosen) return undefined;
+  // So is a content word of another value, when either is a phrase, named outside the chosen one ("what
+  // percent increase": what_percent, or an increase?).
+  // Words most values share ("percent" in percent_of, what_percent, percent_change) name the tool's topic,
+  // not one value.
+  const split = (v: string) => v.toLowerCase().split(/[_\s-]+/);
+  const values = enumValues(param).filter((v): v is string => typeof v === "string");
+  const common = (w: string) => values.filter((v) => split(v).includes(w)).length * 2 >= values.length;
+  const own = new Set(split(chosen.value));
+  for (const value of values) {
+    if (value === chosen.value) continue;
+    if (own.size === 1 && split(value).length === 1) continue;
+    for (const w of split(value)) {
+      if (w.length <= 4 || own.has(w) || common(w)) continue;
+      const other = new RegExp(`\\b${w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\w*`, "g");
+      for (const m of text.matchAll(other)) {
+        const at = offsets[m.index] ?? m.index;
+        const outside = at < chosen.span.start || at >= chosen.span.end;
+        if (outside && !quoted.some((q) => at >= q.start && at < q.end)) return undefined;
+      }
+    }
+  }
+  return chosen;
+}
+
+export function fillEnums(f: Filler, params: Param[]): void {
+  for (const param of params) {
+    if (f.has(param)) continue;
+    const hit = enumMention(f, param, f.mentions.quoted);
+    if (hit)
+      f.set(
+        param,
+        param.type === "array" ? [hit.value] : hit.value,
+        hit.span,
+        "enum value named",
+        "enum",
+        false,
+      );
+  }
+}
+
+export function namesEnumValue(params: Param[], token: string): boolean {
+  const key = token.toLowerCase().replace(/[_\s-]+/g, "");
+  return params.some((p) =>
+    enumValues(p).some(
+      (v) => typeof v === "string" && key.startsWith(v.toLowerCase().replace(/[_\s-]+/g, "")),
+    ),
+  );
+}

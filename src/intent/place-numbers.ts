@@ -1,0 +1,242 @@
+// Numbers to numeric parameters, in one weighed assignment by the words around each number.
+import { assignBest, type Candidate } from "./assign.ts";
+import type { Evidence } from "./confidence.ts";
+import { type Filler, type JsonSchema, type MissingField, type Param, typeOf } from "./filler.ts";
+import type { NumberMention } from "./mentions.ts";
+import { enumValues, isDateParam, opaqueKindsFor } from "./schema-cues.ts";
+export function numericParams(params: Param[]): Param[] {
+  return params.filter((p) => p.type === "number" || p.type === "integer");
+}
+
+export const BACKWARDS = /^\s*[a-z_]+\s+(?:before|ago|earlier|prior to|back from)\b/i;
+
+/** How many mentions of one kind the assignment weighs. */
+export const MAX_ASSIGNED = 64;
+
+/** Prepositions whose presence in a parameter's description says what a value after them is to it. */
+export const PREPOSITIONS = new Set([
+  "from",
+  "to",
+  "of",
+  "by",
+  "per",
+  "in",
+  "at",
+  "for",
+  "over",
+  "into",
+  "after",
+  "before",
+  "since",
+  "until",
+  "between",
+]);
+
+/** Weights of the words around a value: the parameter's own word outweighs the examples' words, which outweigh a kind. */
+export const CUE = {
+  ownWord: 3,
+  learned: 2.5,
+  learnedFar: 1,
+  kind: 1.5,
+  preposition: 1,
+  order: 0.5,
+} as const;
+
+export interface Scored {
+  weight: number;
+  how: string;
+  evidence: Evidence;
+}
+
+/** Whether a parameter's words name `word` (singular or plural). */
+export function namesWord(param: Param, word: string): boolean {
+  return Boolean(word) && param.words.some((w) => w === word || `${w}s` === word || w === `${word}s`);
+}
+
+/** What the words around a number say about one parameter; undefined when they say nothing. */
+export function numberCue(f: Filler, n: NumberMention, param: Param): Scored | undefined {
+  let weight = 0;
+  let how = "";
+  let evidence: Evidence = "order";
+  const take = (w: number, h: string, e: Evidence) => {
+    if (w > weight) {
+      weight = w;
+      how = h;
+      evidence = e;
+    }
+  };
+  if (namesWord(param, n.next)) take(CUE.ownWord, `number before "${n.next}"`, "own_word");
+  if (namesWord(param, n.previous)) take(CUE.ownWord, `number after "${n.previous}"`, "own_word");
+  if (n.next && param.after.has(n.next))
+    take(CUE.learned, `number before "${n.next}", as in the examples`, "learned");
+  if (n.previous && param.before.has(n.previous))
+    take(CUE.learned, `number after "${n.previous}", as in the examples`, "learned");
+  const twoBack = /([a-z]+)\s+[a-z]+\s*$/i
+    .exec(f.text.slice(Math.max(0, n.start - 30), n.start))?.[1]
+    ?.toLowerCase();
+  if (twoBack && param.before.has(twoBack) && weight > 0) weight += CUE.learnedFar;
+  // "unix time 0", "epoch 86400": a timestamp too short to be recognised by its shape alone.
+  const before = f.text.slice(Math.max(0, n.start - 40), n.start);
+  if (
+    /\b(?:unix|epoch|timestamp)(?:\s+(?:time|timestamp|seconds|ms))?\s*$/i.test(before) &&
+    opaqueKindsFor(param).includes("long_number")
+  )
+    take(CUE.ownWord, "number after 'unix time'", "own_word");
+  if (n.percent && /\b(?:percent|percentage|rate|pct)\b/.test(param.hint))
+    take(CUE.kind, "percentage", "kind_cue");
+  if (n.money && /amount|principal|bill|price|total|cost|value|salary|income|payment/.test(param.hint))
+    take(CUE.kind, "money amount", "kind_cue");
+  if (weight === 0 && PREPOSITIONS.has(n.previous) && new RegExp(`\\b${n.previous}\\b`).test(param.hint))
+    take(CUE.preposition, `number after "${n.previous}", as the description says`, "kind_cue");
+  return weight > 0 ? { weight, how, evidence } : undefined;
+}
+
+/** Parameters a bare number may go to: numeric ones, and strings that hold an integer ("the integer, e.g. \"255\""). */
+export function takesNumber(param: Param): boolean {
+  if (param.type === "number" || param.type === "integer") return true;
+  if (param.type === "array")
+    return (
+      ["number", "integer"].includes(typeOf((param.schema.items ?? {}) as JsonSchema)) &&
+      enumValues(param).length === 0
+    );
+  return (
+    param.type === "string" &&
+    enumValues(param).length === 0 &&
+    (param.numeric ||
+      /^(?:an? |the )?(?:integer|number)\b/.test(String(param.schema.description ?? "").toLowerCase())) &&
+    !isDateParam(param)
+  );
+}
+
+export function numberValue(param: Param, n: NumberMention, negative: boolean): unknown {
+  const value = negative ? -n.value : n.value;
+  if (param.type === "string") return n.text.trim();
+  if (param.type === "array") return [value];
+  return value;
+}
+
+export function fitsNumber(param: Param, n: number): boolean {
+  if (param.type === "string") return Number.isInteger(n);
+  const schema = param.type === "array" ? ((param.schema.items ?? {}) as JsonSchema) : param.schema;
+  if ((param.type === "integer" || schema.type === "integer") && !Number.isInteger(n)) return false;
+  if (typeof schema.minimum === "number" && n < schema.minimum) return false;
+  if (typeof schema.maximum === "number" && n > schema.maximum) return false;
+  if (Array.isArray(schema.enum) && !schema.enum.includes(n)) return false;
+  return true;
+}
+
+export function fillNumbers(f: Filler, params: Param[]): void {
+  const inExpression = (n: NumberMention) =>
+    f.mentions.expressions.some((e) => n.start >= e.start && n.end <= e.end);
+  const free = () => f.mentions.numbers.filter((n) => f.free(n));
+  // A list parameter of numbers takes every number when there are several.
+  for (const param of params.filter(
+    (p) => p.type === "array" && typeOf((p.schema.items ?? {}) as JsonSchema) !== "string",
+  )) {
+    if (f.has(param) || enumValues(param).length > 0) continue;
+    // Numbers joined by operators are an expression ("3*3"), not a list of values.
+    const all = free().filter((n) => !inExpression(n) && !n.words);
+    // One number is not a list ("15% of my salary" names no data set), and a percentage among plain
+    // numbers is a rate applied to them ("12.5% of 480"), not one more data point.
+    const mixed = all.some((n) => n.percent) && !all.every((n) => n.percent);
+    // Nor is it a list when another parameter's words claim one of the numbers ("from base 2 into base 10").
+    const claimed = all
+      .slice(0, MAX_ASSIGNED)
+      .some((n) => params.some((p) => p !== param && !f.has(p) && takesNumber(p) && numberCue(f, n, p)));
+    if (!claimed && all.length >= 2) {
+      if (mixed || !all[0]) continue;
+      const span = { start: all[0].start, end: all.at(-1)?.end ?? all[0].end };
+      f.set(
+        param,
+        all.map((n) => n.value),
+        span,
+        "list of numbers",
+        "list",
+      );
+    }
+  }
+  const open = params.filter((p) => !f.has(p) && takesNumber(p));
+  // A request's scalar values are in its first sentences; the numbers of pasted data are no candidates,
+  // and the bound keeps the assignment small on long text.
+  const numbers = free()
+    .filter((n) => !(inExpression(n) && f.mentions.expressions.some((e) => e.text.trim() !== n.text.trim())))
+    .slice(0, MAX_ASSIGNED);
+  // Order is the weakest cue: only to required parameters (or, for tools that require none, any), and
+  // never to a parameter with a shape of its own (a Unix timestamp is a long number).
+  const required = open.filter((p) => p.required);
+  const byOrder = (required.length > 0 ? required : open).filter(
+    (p) => opaqueKindsFor(p).length === 0 && p.type !== "array" && (p.type !== "string" || p.numeric),
+  );
+  const candidates: Candidate<NumberMention, Param>[] = [];
+  const scored = new Map<string, Scored>();
+  const plain = numbers.filter((n) => !n.percent);
+  for (const [i, n] of numbers.entries()) {
+    for (const [j, param] of open.entries()) {
+      const negative =
+        BACKWARDS.test(f.text.slice(n.end, n.end + 40)) &&
+        typeof param.schema.minimum === "number" &&
+        param.schema.minimum < 0;
+      if (!fitsNumber(param, negative ? -n.value : n.value)) continue;
+      let cue = numberCue(f, n, param);
+      const k = byOrder.indexOf(param);
+      // A number in words counts only what the schema names ("one month": an enum value "months").
+      const counts =
+        !n.words ||
+        params.some((p) =>
+          enumValues(p).some((v) => typeof v === "string" && (v === n.next || v === `${n.next}s`)),
+        );
+      if (!cue && k >= 0 && !n.percent && counts) {
+        // Nearer ranks weigh a little more: the order breaks a tie, never a cue.
+        const rank = plain.indexOf(n);
+        cue = { weight: CUE.order / (1 + Math.abs(rank - k)), how: "number", evidence: "order" };
+      }
+      if (!cue) continue;
+      candidates.push({ mention: n, param, weight: cue.weight });
+      scored.set(`${i}:${j}`, cue);
+    }
+  }
+  for (const c of assignBest(numbers, open, candidates)) {
+    const cue = scored.get(`${numbers.indexOf(c.mention)}:${open.indexOf(c.param)}`);
+    if (!cue) continue;
+    const negative =
+      BACKWARDS.test(f.text.slice(c.mention.end, c.mention.end + 40)) &&
+      typeof c.param.schema.minimum === "number" &&
+      c.param.schema.minimum < 0;
+    f.set(
+      c.param,
+      numberValue(c.param, c.mention, negative),
+      c.mention,
+      negative ? `${cue.how}, counted back` : cue.how,
+      cue.evidence,
+    );
+  }
+}
+
+/**
+ * A number the request names that no parameter took, while a numeric parameter it would fit is left to its
+ * default ("split 120 three ways" is not a bill for one): which one it is, is the caller's to say.
+ */
+export function unplacedNumbers(f: Filler, params: Param[]): MissingField[] {
+  const open = numericParams(params).filter((p) => !f.has(p));
+  const inExpression = (n: NumberMention) =>
+    f.mentions.expressions.some((e) => n.start >= e.start && n.end <= e.end);
+  // A number in words nobody took is usually no value ("one of the", "the two of us").
+  const left = f.mentions.numbers.filter((n) => f.free(n) && !inExpression(n) && !n.words);
+  const missing: MissingField[] = [];
+  for (const n of left) {
+    const param = open.find((p) => fitsNumber(p, n.value) && !missing.some((m) => m.field === p.name));
+    // Otherwise a value placed by its order alone may be the wrong one of the two ("round 3.14159 to 2
+    // decimals" is not a conversion of 2).
+    const byOrder = f.filled.find(
+      (v) => v.evidence === "order" && v.source === "query" && !missing.some((m) => m.field === v.field),
+    );
+    const field = param ?? params.find((p) => p.name === byOrder?.field);
+    if (field)
+      missing.push({
+        field: field.name,
+        schema: field.schema,
+        reason: `the request names ${n.text.trim()} but not which value it is`,
+      });
+  }
+  return missing;
+}

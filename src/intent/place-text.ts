@@ -1,0 +1,83 @@
+// Opaque values, quoted text, identifiers, the text after a colon and named flags to their parameters.
+import type { Filler, Param } from "./filler.ts";
+import { namesEnumValue } from "./place-enums.ts";
+import { escapeRegExp, isDateParam, matchesPattern, opaqueKindsFor, TEXT_NAMES } from "./schema-cues.ts";
+export function fillOpaque(f: Filler, params: Param[]): void {
+  for (const value of f.mentions.opaque) {
+    if (!f.free(value)) continue;
+    const param = params.find(
+      (p) => !f.has(p) && p.type !== "array" && opaqueKindsFor(p).includes(value.kind),
+    );
+    if (!param) continue;
+    const typed = param.type === "number" || param.type === "integer" ? Number(value.value) : value.value;
+    f.set(param, typed, value, value.kind, "opaque");
+    f.placedOpaque.push(value.kind);
+  }
+}
+
+export function fillBooleans(f: Filler, params: Param[]): void {
+  const lower = f.text.toLowerCase();
+  for (const param of params.filter((p) => p.type === "boolean" && !f.has(p))) {
+    const phrase = param.words.map(escapeRegExp).join("[\\s_-]*");
+    const match = new RegExp(`\\b(no|not|without|don't)?\\s*${phrase}\\b`).exec(lower);
+    if (match)
+      f.set(param, !match[1], { start: match.index, end: match.index + match[0].length }, "named", "flag");
+  }
+}
+
+/** Data formats a text parameter names: a value that cannot be one is not taken ("'abc'" is no CSV). */
+export function hasShape(param: Param, text: string): boolean {
+  if (param.name === "csv") return /[,;\t|\n]/.test(text);
+  if (param.name === "json") {
+    try {
+      JSON.parse(text);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** Quoted strings, then an opaque blob, then the text after a colon, to the free-text parameters. */
+export function fillText(f: Filler, params: Param[]): void {
+  const open = params.filter(
+    (p) => p.type === "string" && !f.has(p) && !Array.isArray(p.schema.enum) && !isDateParam(p),
+  );
+  const textual = [
+    ...open.filter((p) => TEXT_NAMES.test(p.name)),
+    ...open.filter((p) => p.required && !TEXT_NAMES.test(p.name)),
+  ];
+  for (const param of textual) {
+    if (f.has(param)) continue;
+    const quoted = f.mentions.quoted.find((q) => f.free(q) && hasShape(param, q.text));
+    if (quoted) {
+      f.set(param, quoted.text, quoted, "quoted", "quoted");
+      continue;
+    }
+    if (!TEXT_NAMES.test(param.name)) continue;
+    const blob = f.mentions.opaque.find((o) => f.free(o) && (o.kind === "base64" || o.kind === "hash"));
+    if (blob) {
+      f.set(param, blob.value, blob, blob.kind, "opaque");
+      f.placedOpaque.push(blob.kind);
+      continue;
+    }
+    // One identifier or escaped string that is no enum value of the tool ("convert myVariableName to
+    // snake_case": snake_case names the target case).
+    const tokens = f.mentions.tokens.filter((t) => f.free(t) && !namesEnumValue(params, t.text));
+    const [token] = tokens;
+    if (token && tokens.length === 1) {
+      f.set(param, token.text, token, "identifier or escaped text", "shape");
+      continue;
+    }
+    const trailing = f.mentions.trailing;
+    if (trailing && f.free(trailing) && hasShape(param, trailing.text))
+      f.set(param, trailing.text, trailing, "text after the colon", "quoted");
+  }
+}
+
+export function checkString(param: Param, value: unknown): boolean {
+  if (typeof value !== "string") return true;
+  if (typeof param.schema.pattern === "string" && !matchesPattern(param, value)) return false;
+  return true;
+}

@@ -1,0 +1,122 @@
+// Values with a shape of their own (dates, versions, colours, date-times, times, cron lines, expressions)
+// to the parameters whose schema names that shape; dates in one assignment.
+import { assignBest, type Candidate } from "./assign.ts";
+import type { Filler, MissingField, Param } from "./filler.ts";
+import { CUE, MAX_ASSIGNED } from "./place-numbers.ts";
+import { isDateParam, matchesPattern } from "./schema-cues.ts";
+export function fillTyped(f: Filler, params: Param[]): void {
+  const { mentions } = f;
+  placeDates(
+    f,
+    params.filter((p) => isDateParam(p) && !f.has(p)),
+  );
+  for (const param of params.filter((p) => p.type === "string" && /version/.test(p.hint))) {
+    if (f.has(param)) continue;
+    const version = mentions.versions.find((v) => f.free(v));
+    if (version) f.set(param, version.text, version, "version", "shape");
+  }
+  for (const param of params.filter((p) => p.type === "string" && /colou?r/.test(p.name))) {
+    if (f.has(param)) continue;
+    const color = mentions.colors.find((c) => f.free(c));
+    if (color) f.set(param, color.text, color, "colour", "shape");
+  }
+  // A date with a time of day is one value: an ISO date-time parameter, or a time parameter whose wall
+  // time may carry a date ("2024-07-01 15:00").
+  for (const param of params.filter(
+    (p) =>
+      p.type === "string" &&
+      (p.schema.format === "date-time" ||
+        /^(?:datetime|date_time|timestamp_iso)$/.test(p.name) ||
+        /^time$|^(?:start|at)_time$/.test(p.name)),
+  )) {
+    if (f.has(param)) continue;
+    const datetime = mentions.datetimes.find((d) => f.free(d));
+    if (datetime) f.set(param, datetime.text, datetime, "date and time", "shape");
+  }
+  for (const param of params.filter(
+    (p) => p.type === "string" && /^(?:datetime|date_time)$/.test(p.name) && !isDateParam(p),
+  )) {
+    if (f.has(param)) continue;
+    const date = mentions.dates.find((d) => f.free(d) && d.value !== "today");
+    if (date) f.set(param, date.value, date, "date", "shape");
+  }
+  for (const param of params.filter(
+    (p) => p.type === "string" && /^time$|^(?:start|at)_time$/.test(p.name),
+  )) {
+    if (f.has(param)) continue;
+    const time = mentions.times.find((t) => f.free(t));
+    if (time) f.set(param, time.text, time, "time of day", "shape");
+  }
+  for (const param of params.filter((p) => p.type === "string" && /cron/.test(p.hint))) {
+    if (f.has(param)) continue;
+    const cron = [...mentions.quoted, ...mentions.crons].find(
+      (c) => f.free(c) && c.text.trim().split(/\s+/).length >= 5,
+    );
+    if (cron) f.set(param, cron.text.trim(), cron, "cron expression", "shape");
+  }
+  for (const param of params.filter(
+    (p) => p.type === "string" && /expression|formula/.test(p.hint) && !/cron/.test(p.hint),
+  )) {
+    if (f.has(param)) continue;
+    const expression = mentions.expressions
+      .filter((e) => f.free(e))
+      .sort((a, b) => b.text.length - a.text.length)[0];
+    if (expression) f.set(param, expression.text.trim(), expression, "math expression", "shape");
+  }
+}
+
+/** Words before a date that say it is where a range starts, or where it ends. */
+export const STARTS = /\b(?:from|since|starting|start|between|after|begin(?:ning)?)\s*(?:on\s+)?$/i;
+export const ENDS = /\b(?:to|until|till|through|and|end(?:ing)?|before|by)\s*(?:on\s+)?$/i;
+
+/** Dates to date parameters, all at once: "from"/"since" to a start, "to"/"until" to an end, else in order. */
+export function placeDates(f: Filler, params: Param[]): void {
+  const dates = f.mentions.dates.filter((d) => f.free(d)).slice(0, MAX_ASSIGNED);
+  const candidates: Candidate<(typeof dates)[number], Param>[] = [];
+  const how = new Map<string, string>();
+  for (const [i, d] of dates.entries()) {
+    const before = f.text.slice(Math.max(0, d.start - 20), d.start);
+    for (const [j, param] of params.entries()) {
+      if (param.schema.pattern && !matchesPattern(param, d.value)) continue;
+      const isStart = param.words.some((w) => /^(?:start|from|since|begin)/.test(w));
+      const isEnd = param.words.some((w) => /^(?:end|to|until|finish)/.test(w));
+      let weight = CUE.order / (1 + Math.abs(i - j));
+      let why = "date";
+      if ((isStart && STARTS.test(before)) || (isEnd && ENDS.test(before))) {
+        weight += CUE.ownWord;
+        why = "date after a word that names it";
+      }
+      candidates.push({ mention: d, param, weight });
+      how.set(`${i}:${j}`, why);
+    }
+  }
+  for (const c of assignBest(dates, params, candidates))
+    f.set(
+      c.param,
+      c.mention.value,
+      c.mention,
+      how.get(`${dates.indexOf(c.mention)}:${params.indexOf(c.param)}`) ?? "date",
+      "shape",
+    );
+}
+
+export const DATE_REFERENCE =
+  /\b(?:my|our|their|his|her|your|the\s+\w+(?:'s)?)\s+(?:\w+\s+){0,2}?(?:date|birthday|anniversary|deadline)\b/i;
+
+/**
+ * A date the request points at but does not give ("30 business days after the contract start date") is
+ * missing: a date parameter's default (today) would silently answer for another day.
+ */
+export function unplacedDates(f: Filler, params: Param[]): MissingField[] {
+  const reference = DATE_REFERENCE.exec(f.text);
+  if (!reference) return [];
+  const param = params.find((p) => isDateParam(p) && !f.has(p));
+  if (!param || f.mentions.dates.some((d) => f.free(d))) return [];
+  return [
+    {
+      field: param.name,
+      schema: param.schema,
+      reason: `the request refers to "${reference[0]}" but gives no date`,
+    },
+  ];
+}

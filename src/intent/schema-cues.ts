@@ -1,0 +1,62 @@
+// What a parameter's schema alone says about the values it takes: opaque kinds, a pattern, a date, enum values.
+import { linearRegExp, type RegExpLike } from "../catalog/index.ts";
+import type { JsonSchema, Param } from "./filler.ts";
+import type { OpaqueKind } from "./opaque.ts";
+/** Opaque kinds a string parameter accepts, from its format, name and description. */
+export function opaqueKindsFor(param: Param): OpaqueKind[] {
+  const kinds: OpaqueKind[] = [];
+  const format = param.schema.format;
+  if (/\b(?:token|jwt)\b/.test(param.hint)) kinds.push("jwt");
+  if (format === "email" || /\bemail\b/.test(param.name)) kinds.push("email");
+  if (format === "uri" || format === "url" || /\b(?:url|uri)\b/.test(param.name)) kinds.push("url");
+  if (format === "uuid" || /\buuid\b/.test(param.name)) kinds.push("uuid");
+  if (/\biban\b/.test(param.hint)) kinds.push("iban");
+  if (/\b(?:card|number)\b/.test(param.name) && param.type === "string")
+    kinds.push("card_number", "long_number");
+  if (/\b(?:hash|digest|checksum)\b/.test(param.name)) kinds.push("hash");
+  if (/\btimestamp|epoch|unix\b/.test(param.hint) && param.type !== "string") kinds.push("long_number");
+  return kinds;
+}
+
+/** Parameters whose value is free text: the first takes an opaque blob or a quoted string. */
+export const TEXT_NAMES =
+  /^(?:text|input|data|string|value|content|password|csv|json|expression|query|body|message)$/;
+
+export const compiledPatterns = new Map<string, RegExpLike | undefined>();
+
+/** A schema's pattern runs on the linear-time engine the catalog checks calls with: it is the tool's data. */
+export function matchesPattern(param: Param, value: string): boolean {
+  const pattern = param.schema.pattern;
+  if (typeof pattern !== "string") return false;
+  if (!compiledPatterns.has(pattern)) {
+    let compiled: RegExpLike | undefined;
+    try {
+      compiled = linearRegExp(pattern, "u");
+    } catch {
+      compiled = undefined;
+    }
+    if (compiledPatterns.size > 1000) compiledPatterns.clear();
+    compiledPatterns.set(pattern, compiled);
+  }
+  return compiledPatterns.get(pattern)?.test(value) ?? false;
+}
+
+export function isDateParam(param: Param): boolean {
+  const format = param.schema.format;
+  return (
+    format === "date" ||
+    (typeof param.schema.pattern === "string" && param.schema.pattern.includes("\\d{4}-\\d{2}-\\d{2}")) ||
+    /^(?:date|start|end|from_date|to_date|start_date|end_date)$/.test(param.name)
+  );
+}
+
+export function enumValues(param: Param): unknown[] {
+  if (Array.isArray(param.schema.enum)) return param.schema.enum;
+  const items = param.schema.items as JsonSchema | undefined;
+  if (param.type === "array" && items && Array.isArray(items.enum)) return items.enum;
+  return [];
+}
+
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
