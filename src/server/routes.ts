@@ -94,7 +94,7 @@ export interface ApiRoute<S extends z.ZodType = z.ZodType, Q extends z.ZodType =
   errors?: Record<number, { description: string; schema?: z.ZodType }>;
   /**
    * The handler changes nothing (routing, reads): its rate-limit check may run alongside it instead of
-   * before it, since an answer refused at the end leaves nothing done behind (see http.ts).
+   * before it, since an answer refused at the end leaves nothing done behind (see plugins/rate-limit.ts).
    */
   readOnly?: true;
   /** The success status when it depends on the answer (default 200). */

@@ -16,8 +16,6 @@ const EXCEPTIONS: Record<string, string> = {
   "app/switchboard.ts": "the composition root's one closure; to be split into services (see openSwitchboard)",
   "app/switchboard.ts:openSwitchboard":
     "wires every subsystem in one closure; to be split into small services",
-  "server/http.ts:createHttpServer":
-    "registers every hook on the root instance; to become encapsulated plugins",
   "embed/native/use-lite-graph.ts:buildUseLiteGraph":
     "USE-lite's graph as one list of ONNX nodes in encoder order",
 };
