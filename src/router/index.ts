@@ -5,6 +5,7 @@ export { MAX_FEEDBACK_PER_TOOL, MAX_FEEDBACK_TOTAL } from "./feedback.ts";
 export { type QueryLine, readQueryLines } from "./labelled.ts";
 export { evaluate, type Judged } from "./metrics.ts";
 export {
+  type DenseState,
   MAX_QUERY_CHARS,
   type OpenReport,
   type RoutedTool,

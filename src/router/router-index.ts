@@ -286,7 +286,11 @@ export class RouterIndex {
   }
 
   /** Makes the dense index hold exactly `wanted(scope)`: drops stale entries, embeds and adds missing ones. */
-  async sync(scope: string | null | undefined, onProgress?: (done: number, total: number) => void) {
+  async sync(
+    scope: string | null | undefined,
+    onProgress?: (done: number, total: number) => void,
+    signal?: AbortSignal,
+  ) {
     const have = new Map<string, number>();
     const existing =
       scope === undefined
@@ -335,6 +339,8 @@ export class RouterIndex {
         this.vectors.set(label, vector);
       }
       onProgress?.(next, missing.length);
+      // Stopped (the router is closing): what is in stays in and is saved; a reopen embeds the rest.
+      if (signal?.aborted) break;
     }
     if (scope === undefined)
       for (const label of this.files.entries.keys())
@@ -346,14 +352,27 @@ export class RouterIndex {
     return { added: missing.length, removed: have.size };
   }
 
-  /** BM25, subword and the departments over every tool; once, after the dense index is in sync. */
-  buildLexicalAndTiers(): void {
+  /** The texts `sync(undefined)` would embed: wanted, not yet in the index, each distinct text once. */
+  missingTexts(): number {
+    const have = new Set<string>();
+    for (const entry of this.files.entries.values()) have.add(entryKey(entry.tool, entry.text));
+    const texts = new Set<string>();
+    for (const w of this.wanted(undefined)) if (!have.has(entryKey(w.tool, w.text))) texts.add(w.text);
+    return texts.size;
+  }
+
+  /** BM25 and subword over every tool; they need no vector, so they can serve while the dense index fills. */
+  buildLexical(): void {
     const learned = this.feedback.byTool();
     for (const tool of this.tools.values()) {
       const number = this.files.toolNumber(tool.name);
       this.lexical.upsert(tool, learned.get(tool.name) ?? [], number);
       this.subword.upsert(number, ownText(tool));
     }
+  }
+
+  /** The departments of tier 1 over every tool; once, after the dense index is in sync. */
+  buildTiers(): void {
     const tools = [...this.tools.values()];
     if (tools.some((t) => t.category)) {
       for (const tool of tools) this.categoryOf.set(tool.name, tool.category ?? "uncategorised");

@@ -33,7 +33,18 @@ export interface RouterOptions {
   /** Folder in the data store for this catalog's index, so catalogs sharing a data folder keep apart. */
   key?: string;
   hnsw?: Partial<HnswParams>;
+  /**
+   * When at least this many texts must be embedded, `open` returns as soon as BM25 and trigrams are built
+   * and the dense index fills in the background (see `dense`); unset: `open` waits for the dense index.
+   */
+  fillInBackgroundFrom?: number;
 }
+
+/** The dense index's state: complete, or filling in the background while routes use BM25 and trigrams. */
+export type DenseState =
+  | { state: "complete" }
+  | { state: "filling"; embedded: number; total: number }
+  | { state: "failed"; error: string };
 
 export interface RouteOptions {
   topK: number;
@@ -82,10 +93,22 @@ export class Router {
   readonly report: OpenReport;
   private readonly index: RouterIndex;
   private changing: Promise<unknown> = Promise.resolve();
+  private denseState: DenseState = { state: "complete" };
+  /** Stops a background fill when the router closes. */
+  private readonly closing = new AbortController();
+  /** Resolves when the dense index is complete; rejects if filling it failed. */
+  readonly denseComplete: Promise<void>;
 
-  private constructor(index: RouterIndex, report: OpenReport) {
+  private constructor(index: RouterIndex, report: OpenReport, filling?: (router: Router) => Promise<void>) {
     this.index = index;
     this.report = report;
+    this.denseComplete = filling ? filling(this) : Promise.resolve();
+    // Index changes wait for the fill, as they wait for each other (see serial).
+    this.changing = this.denseComplete.catch(() => undefined);
+  }
+
+  get dense(): DenseState {
+    return this.denseState;
   }
 
   /** Loads the persisted index, brings it up to date with `tools` (embedding only what changed), or builds it. */
@@ -112,13 +135,34 @@ export class Router {
     };
     const index = new RouterIndex(embedder, files, feedback, dense, calibration, options.indexEmbedder);
     for (const tool of tools) index.tools.set(tool.name, tool);
-    const changed = await index.sync(undefined, options.onProgress);
-    report.embedded = changed.added;
-    report.entries = files.entries.size;
-    if (loaded.dense && changed.added + changed.removed > 0) report.action = "updated";
-    if (changed.added + changed.removed > 0 || !loaded.dense) await index.flush();
-    index.buildLexicalAndTiers();
-    return new Router(index, report);
+    const fill = async (onProgress = options.onProgress, signal?: AbortSignal) => {
+      const changed = await index.sync(undefined, onProgress, signal);
+      report.embedded = changed.added;
+      report.entries = files.entries.size;
+      if (loaded.dense && changed.added + changed.removed > 0) report.action = "updated";
+      if (changed.added + changed.removed > 0 || !loaded.dense) await index.flush();
+      index.buildTiers();
+    };
+    const background = options.fillInBackgroundFrom;
+    if (background === undefined || index.missingTexts() < background) {
+      await fill();
+      index.buildLexical();
+      return new Router(index, report);
+    }
+    index.buildLexical();
+    return new Router(index, report, async (router) => {
+      router.denseState = { state: "filling", embedded: 0, total: 0 };
+      try {
+        await fill((embedded, total) => {
+          router.denseState = { state: "filling", embedded, total };
+          options.onProgress?.(embedded, total);
+        }, router.closing.signal);
+        if (!router.closing.signal.aborted) router.denseState = { state: "complete" };
+      } catch (error) {
+        router.denseState = { state: "failed", error: (error as Error).message };
+        throw error;
+      }
+    });
   }
 
   get size(): number {
@@ -132,6 +176,7 @@ export class Router {
   async route(query: string, options: RouteOptions): Promise<RouteResult> {
     const { text, notices } = checkQuery(query);
     const topK = Math.max(1, Math.floor(options.topK));
+    if (this.denseState.state !== "complete") return this.rankLexically(text, topK, options, notices);
     // BM25 needs no vector, so it runs while the embedder works in its worker thread. It waits one turn of the
     // event loop: setImmediate callbacks run in order, so the micro-batcher has sent the query off first.
     const [[vector], lexical] = await Promise.all([
@@ -187,6 +232,59 @@ export class Router {
         },
       };
     });
+    return { query: text, matched: (tools[0]?.score ?? -Infinity) >= threshold, threshold, notices, tools };
+  }
+
+  /**
+   * A route while the dense index is not complete: the calibrated mix of BM25 and trigrams alone, matched
+   * against the same threshold (both are shares of 0..1), with a notice that says so. A partial dense index
+   * would favour whichever tools were embedded first, so it is not consulted at all.
+   */
+  private rankLexically(
+    text: string,
+    topK: number,
+    options: Omit<RouteOptions, "topK">,
+    notices: string[],
+  ): RouteResult {
+    const { calibration, files } = this.index;
+    // Departments are clustered from vectors; while filling, only a tool's given category scopes it.
+    const categoryOf = (name: string) => this.index.tools.get(name)?.category;
+    const threshold = options.threshold ?? calibration.threshold;
+    const lexical = this.searchLexical(text);
+    const allowed = options.categories?.length ? new Set(options.categories) : undefined;
+    const bm25 = new Map<number, number>();
+    for (const [tool, score] of lexical.top) bm25.set(tool, score);
+    const inScope = (tool: number) => {
+      const name = files.nameOfNumber(tool);
+      return (!allowed || allowed.has(categoryOf(name) ?? "")) && !options.hide?.(name);
+    };
+    const fused = fuse(
+      { dense: new Map(), lexical: bm25, subword: lexical.subword },
+      { lexicalWeight: 1, subwordShare: calibration.subwordShare },
+    ).filter((c) => inScope(c.name));
+    const tools = fused.slice(0, topK).map((c): RoutedTool => {
+      const name = files.nameOfNumber(c.name);
+      const category = categoryOf(name);
+      return {
+        name,
+        score: round(c.fused),
+        why: {
+          dense: 0,
+          lexical: round(c.lexical),
+          subword: round(c.subword),
+          fused: round(c.fused),
+          tier: "global",
+          ...(category ? { category } : {}),
+        },
+      };
+    });
+    const state = this.denseState;
+    const progress = state.state === "filling" ? ` (${state.embedded} of ${state.total} texts embedded)` : "";
+    notices.push(
+      state.state === "failed"
+        ? `the dense index failed to fill (${state.error}); ranked by BM25 and trigrams alone`
+        : `the dense index is still filling${progress}; ranked by BM25 and trigrams alone, so matches are less sure`,
+    );
     return { query: text, matched: (tools[0]?.score ?? -Infinity) >= threshold, threshold, notices, tools };
   }
 
@@ -295,6 +393,7 @@ export class Router {
   }
 
   async close(): Promise<void> {
+    this.closing.abort();
     await this.changing;
     await this.flush();
   }

@@ -373,3 +373,94 @@ test("an index build embeds each distinct text once, and every entry gets its te
   );
   await router.close();
 });
+
+/** An index embedder (a stand-in around the real one) that holds every call until the test lets it go. */
+function heldEmbedder() {
+  const held: (() => void)[] = [];
+  let open = false;
+  return {
+    embedder: {
+      id: embedder.id,
+      dimension: embedder.dimension,
+      async embed(texts: string[]) {
+        if (!open) await new Promise<void>((resolve) => held.push(resolve));
+        return embedder.embed(texts);
+      },
+    },
+    release() {
+      open = true;
+      for (const resolve of held.splice(0)) resolve();
+    },
+  };
+}
+
+test("a large build serves on BM25 and trigrams while the dense index fills, then on all of it", async () => {
+  const { embedder: held, release } = heldEmbedder();
+  const router = await Router.open({
+    tools: catalog,
+    store: freshStore(),
+    embedder,
+    indexEmbedder: held,
+    fillInBackgroundFrom: 1,
+  });
+  assert.equal(router.dense.state, "filling");
+  const early = await router.route("convert 20 dollars to euros", { topK: 3 });
+  assert.equal(early.tools[0]?.name, "convert_currency");
+  assert.equal(early.tools[0]?.why.dense, 0);
+  assert.match(early.notices.join(" "), /dense index is still filling.*BM25 and trigrams alone/);
+  // A change waits for the fill, as changes wait for each other.
+  let upserted = false;
+  const upsert = router
+    .upsert({
+      name: "track_parcel",
+      description: "Track a parcel by its tracking number.",
+      inputSchema: { type: "object" },
+    })
+    .then(() => {
+      upserted = true;
+    });
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(upserted, false);
+  release();
+  await router.denseComplete;
+  await upsert;
+  assert.equal(router.dense.state, "complete");
+  const late = await router.route("convert 20 dollars to euros", { topK: 3 });
+  assert.equal(late.tools[0]?.name, "convert_currency");
+  assert.ok((late.tools[0]?.why.dense ?? 0) > 0);
+  assert.deepEqual(late.notices, []);
+  await router.close();
+});
+
+test("closing during a background fill keeps what was embedded, and a reopen embeds only the rest", async () => {
+  const tools: Tool[] = Array.from({ length: 600 }, (_, i) => ({
+    name: `task_${i}`,
+    description: `Runs job number ${i} for the widget family ${i % 17}.`,
+    inputSchema: { type: "object" },
+  }));
+  const store = freshStore();
+  const { embedder: held, release } = heldEmbedder();
+  const router = await Router.open({ tools, store, embedder, indexEmbedder: held, fillInBackgroundFrom: 1 });
+  const closed = router.close();
+  release();
+  await closed;
+  const reopened = await Router.open({ tools, store, embedder });
+  assert.equal(reopened.report.action, "updated");
+  assert.ok(reopened.report.embedded > 0, "the rest was embedded on reopen");
+  assert.ok(reopened.report.embedded < 600, `only the rest: ${reopened.report.embedded} of 600+`);
+  const fresh = await Router.open({ tools, store: freshStore(), embedder });
+  assert.equal(reopened.report.entries, fresh.report.entries);
+  await reopened.close();
+  await fresh.close();
+});
+
+test("a small change is embedded before open returns, whatever the background bar", async () => {
+  const router = await Router.open({
+    tools: catalog,
+    store: freshStore(),
+    embedder,
+    fillInBackgroundFrom: 10_000,
+  });
+  assert.equal(router.dense.state, "complete");
+  await router.close();
+});
