@@ -1,12 +1,14 @@
 // Fits the filler's confidence table (src/intent/confidence.ts) on labelled requests and chooses the bar
-// on requests the fit did not see. Every request whose answer names a tool with every value read is
-// labelled by running that call as filled (gate or not) and judging its output as eval-requests does: a
-// call on a request that should have asked or declined, or with the wrong output, is wrong. Each kind of
-// evidence gets the share of right calls among the calls that used it (add-one smoothed); a call's
-// confidence is its least sure value's. The bar is the lowest at which the held-back requests stay at
-// most 2% silently wrong.
-//   npx node scripts/fit-fill-confidence.ts --fit dev,test,test2,test3 --check test4
-import { mkdtemp, rm } from "node:fs/promises";
+// by cross-validation: each labelled set in turn is held out, the table is fitted on the others, and the
+// held-out set's calls are gated with it. A call is labelled when route-and-execute had every value it
+// needs (the arguments step says `ready`), so only the bar decides whether it runs: that call is run as
+// filled and judged as eval-requests judges (a call on a request that should have asked or declined, or
+// with the wrong output, is wrong). Each kind of evidence gets the share of right calls among the calls
+// that used it (add-one smoothed: a kind the data never saw sits at 0.5); a call's confidence is its least
+// sure value's. The bar is the lowest table value above that uninformed 0.5 at which the held-out sets,
+// pooled, stay at most 2% silently wrong; the table printed is fitted on every set.
+//   npx node scripts/fit-fill-confidence.ts [--sets dev,test,test2,test3,test4,heldout-2026-12]
+import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -20,40 +22,42 @@ import {
 import { createLogger, readEnv } from "../src/config/index.ts";
 import { type Evidence, FILL_CONFIDENCE, type FilledValue, fillConfidence } from "../src/intent/index.ts";
 
-const { values } = parseArgs({
-  options: {
-    fit: { type: "string", default: "dev,test,test2,test3" },
-    check: { type: "string", default: "test4" },
-  },
-});
+const { values } = parseArgs({ options: { sets: { type: "string" } } });
+
+/** Silently wrong calls allowed per request, on sets the table was not fitted on. */
+const MAX_SILENT_RATE = 0.02;
+/** Where add-one smoothing puts a kind with no labelled calls: it never clears the bar alone. */
+const UNINFORMED = 0.5;
 
 interface Labelled {
+  set: string;
   kinds: Evidence[];
   right: boolean;
 }
 
-async function label(splits: string[]): Promise<{ calls: Labelled[]; requests: number }> {
+async function label(sets: string[]): Promise<{ calls: Labelled[]; requests: Map<string, number> }> {
   const data = await mkdtemp(join(tmpdir(), "switchboard-fit-fill-"));
   const env = readEnv();
-  const app = await openSwitchboard(configFrom(env, { data }), { logger: createLogger("error") });
+  const app = await openSwitchboard(configFrom(env, { data }), {
+    logger: createLogger("error"),
+    waitForSandbox: true,
+  });
   const calls: Labelled[] = [];
-  let requests = 0;
+  const requests = new Map<string, number>();
   try {
-    for (const split of splits) {
-      const labelled: LabelledRequest[] = await readLabelledRequests(`catalog/eval/requests-${split}.jsonl`);
+    for (const set of sets) {
+      const labelled: LabelledRequest[] = await readLabelledRequests(`catalog/eval/requests-${set}.jsonl`);
       for (const request of labelled) {
         if (request.kind === "multi_intent") continue;
-        requests++;
+        requests.set(set, (requests.get(set) ?? 0) + 1);
         const answer = await app.routeAndExecute({
           query: request.query,
           ...(request.arguments ? { arguments: request.arguments } : {}),
         });
         const step = answer.steps.find((s) => s.step === "arguments") as
-          | { tool?: string; filled?: FilledValue[] }
+          | { tool: string; filled: FilledValue[]; ready?: boolean }
           | undefined;
-        const unsure =
-          answer.status === "needs_input" && (answer as { suggested?: unknown }).suggested !== undefined;
-        if (!step?.tool || !step.filled || !(answer.status === "completed" || unsure)) continue;
+        if (!step?.ready) continue;
         const fromQuery = step.filled.filter((v) => v.source === "query");
         if (fromQuery.length === 0) continue;
         const args = Object.fromEntries(step.filled.map((v) => [v.field, v.value]));
@@ -64,7 +68,7 @@ async function label(splits: string[]): Promise<{ calls: Labelled[]; requests: n
           if (result?.status !== "completed") continue;
           right = !request.expect.output || containsExpected(result.output, request.expect.output);
         }
-        calls.push({ kinds: fromQuery.map((v) => v.evidence ?? "order"), right });
+        calls.push({ set, kinds: fromQuery.map((v) => v.evidence ?? "order"), right });
       }
     }
   } finally {
@@ -74,30 +78,60 @@ async function label(splits: string[]): Promise<{ calls: Labelled[]; requests: n
   return { calls, requests };
 }
 
-const fit = await label((values.fit ?? "").split(","));
-const table = { ...FILL_CONFIDENCE } as Record<Evidence, number>;
-for (const kind of Object.keys(table) as Evidence[]) {
-  if (kind === "agent") continue;
-  const using = fit.calls.filter((c) => c.kinds.includes(kind));
-  table[kind] = Math.round(((using.filter((c) => c.right).length + 1) / (using.length + 2)) * 1000) / 1000;
+function fitTable(calls: Labelled[]): Record<Evidence, number> {
+  const table = { ...FILL_CONFIDENCE } as Record<Evidence, number>;
+  for (const kind of Object.keys(table) as Evidence[]) {
+    if (kind === "agent") continue;
+    const using = calls.filter((c) => c.kinds.includes(kind));
+    table[kind] = Math.round(((using.filter((c) => c.right).length + 1) / (using.length + 2)) * 1000) / 1000;
+  }
+  return table;
 }
-const check = await label((values.check ?? "").split(","));
-const bars = [...new Set([0, ...Object.values(table)])].sort((a, b) => a - b);
+
+const sets =
+  values.sets?.split(",") ??
+  (await readdir("catalog/eval")).flatMap((f) => /^requests-(.+)\.jsonl$/.exec(f)?.[1] ?? []).sort();
+const { calls, requests } = await label(sets);
+const table = fitTable(calls);
+// Out of fold: each set's calls with their confidence under the table fitted without that set.
+const outOfFold = sets.flatMap((held) => {
+  const fold = fitTable(calls.filter((c) => c.set !== held));
+  return calls
+    .filter((c) => c.set === held)
+    .map((c) => ({ ...c, confidence: fillConfidence(c.kinds, fold) }));
+});
+const total = [...requests.values()].reduce((a, b) => a + b, 0);
+const bars = [...new Set(Object.values(table))].filter((v) => v > UNINFORMED).sort((a, b) => a - b);
 const rows = bars.map((bar) => {
-  const run = check.calls.filter((c) => fillConfidence(c.kinds, table) >= bar);
+  const run = outOfFold.filter((c) => c.confidence >= bar);
   const wrong = run.filter((c) => !c.right).length;
+  const bySet = Object.fromEntries(
+    sets.map((set) => {
+      const mine = run.filter((c) => c.set === set);
+      const silently = mine.filter((c) => !c.right).length;
+      return [set, { run: mine.length, silentlyWrong: silently, rate: silently / (requests.get(set) ?? 1) }];
+    }),
+  );
   return {
     bar,
     run: run.length,
     right: run.length - wrong,
     silentlyWrong: wrong,
-    rate: wrong / check.requests,
+    rate: wrong / total,
+    bySet,
   };
 });
-const chosen = rows.find((r) => r.rate <= 0.02);
+const chosen = rows.find((r) => r.rate <= MAX_SILENT_RATE);
 console.log(
   JSON.stringify(
-    { fitCalls: fit.calls.length, table, check: { requests: check.requests, rows }, bar: chosen?.bar },
+    {
+      requests: Object.fromEntries(requests),
+      labelledCalls: calls.length,
+      wrongCalls: calls.filter((c) => !c.right).length,
+      table,
+      outOfFold: rows,
+      bar: chosen?.bar,
+    },
     null,
     1,
   ),

@@ -53,7 +53,19 @@ export type Step =
       /** `adjusted` is the score after the argument evidence in `why`. */
       candidates: { name: string; score: number; adjusted?: number; why?: string[] }[];
     }
-  | { step: "arguments"; tool: string; filled: FilledValue[]; llmProblem?: string }
+  | {
+      step: "arguments";
+      tool: string;
+      filled: FilledValue[];
+      llmProblem?: string;
+      /** How sure the filler is of the values it read, 0 to 1 (1 when it read none). */
+      confidence?: number;
+      /**
+       * Every value the call needs is at hand and fits the schema: whether it runs is left to the
+       * confidence bar alone (what `scripts/fit-fill-confidence.ts` labels).
+       */
+      ready?: boolean;
+    }
   | { step: "split"; intents: string[] }
   | { step: "validate"; tool: string; ok: boolean; issues?: SchemaIssue[]; inputSchema?: unknown }
   | { step: "execute"; tool: string; arguments: Record<string, unknown>; result: CallResult }

@@ -24,6 +24,9 @@ const tool: Tool = {
   },
 };
 
+/** Every field open to the LLM: the offline extraction settled none. */
+const ALL = new Set(["value", "from", "to", "precision"]);
+
 let replies: string[] = [];
 let llm: ChatStandIn;
 let baseUrl: string;
@@ -44,7 +47,7 @@ test("a reply that breaks the schema is fed back once; the corrected one fills t
   ];
   const query = "ten kilometres in metres please";
   const offline = fillArguments(query, tool.inputSchema);
-  const filled = await fillWithLlm(query, tool, offline, {}, { baseUrl, model: "stand-in" });
+  const filled = await fillWithLlm(query, tool, offline, {}, { baseUrl, model: "stand-in" }, ALL);
   assert.deepEqual(filled.arguments, { value: 10, from: "km", to: "m" });
   assert.deepEqual(filled.missing, []);
   assert.equal(filled.filled.find((v) => v.field === "value")?.source, "llm");
@@ -63,11 +66,38 @@ test("a null for a required value stays missing, and the agent's own values win"
   replies = [JSON.stringify({ value: null, from: "km", to: "mi", precision: null })];
   const query = "convert kilometres to miles";
   const offline = fillArguments(query, tool.inputSchema, { to: "nmi" });
-  const filled = await fillWithLlm(query, tool, offline, { to: "nmi" }, { baseUrl, model: "stand-in" });
+  const filled = await fillWithLlm(
+    query,
+    tool,
+    offline,
+    { to: "nmi" },
+    { baseUrl, model: "stand-in" },
+    new Set(["value", "from", "precision"]),
+  );
   assert.equal(received.length, 1);
   assert.deepEqual(filled.arguments, { from: "km", to: "nmi" });
   assert.deepEqual(
     filled.missing.map((m) => m.field),
     ["value"],
   );
+});
+
+test("a field the offline extraction read surely is not the LLM's to change", async () => {
+  received.length = 0;
+  replies = [JSON.stringify({ value: 99, from: "km", to: "ft", precision: null })];
+  const query = "convert 5 km to something";
+  const offline = fillArguments(query, tool.inputSchema);
+  const filled = await fillWithLlm(
+    query,
+    tool,
+    offline,
+    {},
+    { baseUrl, model: "stand-in" },
+    new Set(["to", "precision"]),
+  );
+  assert.equal(received.length, 1);
+  assert.match(received[0].messages[1].content, /Already read from the request: .*"value":5/);
+  assert.equal(filled.arguments.value, 5);
+  assert.equal(filled.arguments.to, "ft");
+  assert.equal(filled.filled.find((v) => v.field === "value")?.source, "query");
 });

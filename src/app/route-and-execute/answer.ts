@@ -114,18 +114,28 @@ const DEFAULTS_MARGIN = 0.2;
  */
 const ASK_MARGIN = 0.12;
 
-/** Whether a candidate is set aside for want of evidence; the reason goes into its `why`. */
+/**
+ * Whether a candidate is set aside for want of evidence; the reason goes into its `why`. Quoted text and
+ * bare numbers are values any tool could take, so a fill resting on them alone says nothing of the tool's
+ * purpose: then the words must make the case, as for a tool that requires nothing ("mirror the letters of
+ * \"drawer\"" is not a request for text statistics, however well the quoted word fits its text parameter).
+ */
 function declined(c: Candidate, threshold: number): boolean {
   const required = (c.tool.inputSchema as { required?: unknown }).required;
   const requiresNothing = !Array.isArray(required) || required.length === 0;
-  if (strongEvidence(c, !requiresNothing)) return false;
+  // Several numbers placed as a list are for a tool that takes a list, not any tool.
+  if (strongEvidence(c, !requiresNothing) || c.fill.filled.some((v) => v.evidence === "list")) return false;
   if (c.fill.missing.length > 0) {
-    if (c.fill.filled.length > 0 || c.score >= threshold + ASK_MARGIN) return false;
-    c.evidence.push("declined: the request gives it none of its values, and the words are weak");
+    if (c.score >= threshold + ASK_MARGIN) return false;
+    c.evidence.push("declined: the request gives it none of its own values, and the words are weak");
     return true;
   }
-  if (!requiresNothing || c.score >= threshold + DEFAULTS_MARGIN) return false;
-  c.evidence.push("declined: requires nothing, the request gives it nothing, and the words are weak");
+  if (c.score >= threshold + DEFAULTS_MARGIN) return false;
+  c.evidence.push(
+    requiresNothing
+      ? "declined: requires nothing, the request gives it nothing, and the words are weak"
+      : "declined: the request gives it only values any tool could take, and the words are weak",
+  );
   return true;
 }
 
@@ -217,6 +227,67 @@ function unsureValues(tool: Tool, fill: FillResult): MissingField[] {
   }));
 }
 
+/**
+ * Whether a tool changes something: its annotations say it writes or destroys. A tool without annotations
+ * keeps the confidence bar alone: most imported function definitions carry none, and asking for every
+ * default of each would make them unusable.
+ */
+function writes(tool: Tool): boolean {
+  return tool.annotations?.readOnlyHint === false || tool.annotations?.destructiveHint === true;
+}
+
+/**
+ * For a tool that writes, the values the request did not state: a default the call would fall back on, a
+ * value placed by its order alone, or one the LLM proposed that appears nowhere in the request. Each is
+ * asked about: a change made on a guess is a side effect nobody asked for.
+ */
+function unstatedValues(tool: Tool, fill: FillResult): MissingField[] {
+  const props = properties(tool) as Record<string, Record<string, unknown>>;
+  const byField = new Map(fill.filled.map((v) => [v.field, v]));
+  return Object.entries(props).flatMap(([field, schema]) => {
+    const value = byField.get(field);
+    if (!value) {
+      return "default" in schema
+        ? [
+            {
+              field,
+              schema,
+              reason: `not stated: a tool that writes does not run on the default ${JSON.stringify(schema.default)}`,
+            },
+          ]
+        : [];
+    }
+    const guessed =
+      (value.source === "query" && (value.evidence === undefined || value.evidence === "order")) ||
+      (value.source === "llm" && value.span === undefined);
+    return guessed
+      ? [
+          {
+            field,
+            schema,
+            reason: `read as ${JSON.stringify(value.value)}, but the request does not state it`,
+          },
+        ]
+      : [];
+  });
+}
+
+/**
+ * What keeps a call from running: required values missing, values from the request the schema refuses,
+ * values read but not surely, and for a tool that writes, values the request did not state; each field once.
+ */
+function doubtsOf(tool: Tool, fill: FillResult, supplied: Record<string, unknown>): MissingField[] {
+  const failed = fill.missing.length === 0 ? failedQueryValues(tool, fill) : [];
+  const unsure = fill.missing.length === 0 && failed.length === 0 ? unsureValues(tool, fill) : [];
+  const unstated = writes(tool) ? unstatedValues(tool, fill).filter((m) => !(m.field in supplied)) : [];
+  const seen = new Set<string>();
+  return [...fill.missing, ...failed, ...unsure, ...unstated].filter((m) => {
+    if (seen.has(m.field)) return false;
+    seen.add(m.field);
+    return true;
+  });
+}
+
 /** What is routed: the request's instruction, its opaque values named by kind, and the supplied argument names. */
 function routingQuery(text: string, supplied: Record<string, unknown>): string {
   // The text after "…: " is the data to work on, not the instruction ("count the words in: …").
@@ -305,10 +376,19 @@ export async function answerOne(
   const { tool } = chosen;
   let fill = chosen.fill;
   let llmProblem: string | undefined;
-  const unsupplied = Object.keys(properties(tool)).some((key) => !(key in supplied));
-  if (deps.llm && unsupplied) {
+  let doubts = doubtsOf(tool, fill, supplied);
+  // The LLM is asked only about what the offline filler could not settle; what it read surely stays.
+  if (deps.llm && doubts.length > 0) {
     try {
-      fill = await fillWithLlm(request.query, tool, fill, supplied, deps.llm);
+      fill = await fillWithLlm(
+        request.query,
+        tool,
+        fill,
+        supplied,
+        deps.llm,
+        new Set(doubts.map((d) => d.field)),
+      );
+      doubts = doubtsOf(tool, fill, supplied);
     } catch (error) {
       // An unreachable LLM leaves the offline extraction's answer, which asks rather than guesses.
       if (!(error instanceof LlmError)) throw error;
@@ -320,6 +400,8 @@ export async function answerOne(
     tool: tool.name,
     filled: fill.filled,
     ...(llmProblem ? { llmProblem } : {}),
+    confidence: fill.confidence,
+    ready: fill.missing.length === 0 && failedQueryValues(tool, fill).length === 0,
   });
   // A value the agent sent that the schema refuses is the agent's to fix: the validate step names it.
   const agentFields = new Set(Object.keys(supplied));
@@ -327,11 +409,7 @@ export async function answerOne(
     agentFields.has(i.path.split(".")[0] ?? ""),
   );
   if (agentIssues.length > 0) return deps.run(tool, fill.arguments, steps);
-  let missing = [
-    ...fill.missing,
-    ...(fill.missing.length === 0 ? failedQueryValues(tool, fill) : []),
-    ...(fill.missing.length === 0 ? unsureValues(tool, fill) : []),
-  ];
+  let missing = doubts;
   if (missing.length > 0 && deps.ask) {
     const asked = await askForMissing(tool, fill.arguments, missing, deps.ask, steps);
     if ("arguments" in asked) return deps.run(tool, asked.arguments, steps);

@@ -34,8 +34,9 @@ function spanOf(query: string, value: unknown): FilledValue["span"] {
 }
 
 /**
- * Fills `tool`'s arguments with the LLM. Values the agent supplied, and values the offline extraction
- * found that the LLM left out, are kept; the agent's always win.
+ * Fills the `open` fields of `tool`'s arguments with the LLM: those the offline extraction missed or was
+ * unsure of. Its other values stand, and the agent's always win; an open field the LLM leaves null is
+ * left out, so a required one is asked for.
  */
 export async function fillWithLlm(
   query: string,
@@ -43,7 +44,11 @@ export async function fillWithLlm(
   offline: FillResult,
   supplied: Record<string, unknown>,
   llm: LlmConfig,
+  open: ReadonlySet<string>,
 ): Promise<FillResult> {
+  const settled = Object.fromEntries(
+    Object.entries(offline.arguments).filter(([field]) => !open.has(field) && !(field in supplied)),
+  );
   const schema = tool.inputSchema as JsonSchema;
   const messages: ChatMessage[] = [
     { role: "system", content: SYSTEM },
@@ -54,6 +59,9 @@ export async function fillWithLlm(
         `Request: ${query}`,
         ...(Object.keys(supplied).length > 0
           ? [`Already given by the caller: ${JSON.stringify(supplied)}`]
+          : []),
+        ...(Object.keys(settled).length > 0
+          ? [`Already read from the request: ${JSON.stringify(settled)}`]
           : []),
       ].join("\n"),
     },
@@ -76,10 +84,11 @@ export async function fillWithLlm(
     proposed = parsed ? (fromStrictArguments(schema, parsed) as Record<string, unknown>) : {};
     // Nulls for required fields mean "not given": they are left out, to be asked for; so are keys the
     // schema does not have.
+    // So are keys outside the open fields: what the offline extraction read surely stands.
     const known = (schema.properties ?? {}) as JsonSchema;
     for (const [key, value] of Object.entries(proposed))
-      if (value === null || !(key in known)) delete proposed[key];
-    const issues = validateAgainstSchema(schema, { ...proposed, ...supplied }).filter(
+      if (value === null || !(key in known) || !open.has(key) || key in supplied) delete proposed[key];
+    const issues = validateAgainstSchema(schema, { ...settled, ...proposed, ...supplied }).filter(
       (issue) => issue.message !== "is required",
     );
     if (parsed && issues.length === 0) break;
@@ -94,7 +103,7 @@ export async function fillWithLlm(
         : "That reply is not one JSON object. Reply with the JSON object of arguments only.",
     });
   }
-  const args: Record<string, unknown> = { ...offline.arguments, ...proposed, ...supplied };
+  const args: Record<string, unknown> = { ...settled, ...proposed, ...supplied };
   const filled: FilledValue[] = Object.entries(args).map(([field, value]) => {
     if (field in supplied) return { field, value, source: "agent" };
     if (field in proposed) {
@@ -103,7 +112,17 @@ export async function fillWithLlm(
     }
     return offline.filled.find((v) => v.field === field) ?? { field, value, source: "query" };
   });
-  const missing = offline.missing.filter((m) => !(m.field in args) || m.reason.startsWith("no time zone"));
+  const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+  const missing = [
+    ...offline.missing.filter((m) => !(m.field in args) || m.reason.startsWith("no time zone")),
+    ...required
+      .filter((field) => !(field in args) && !offline.missing.some((m) => m.field === field))
+      .map((field) => ({
+        field,
+        schema: ((schema.properties ?? {}) as Record<string, JsonSchema>)[field] ?? {},
+        reason: "the request does not say",
+      })),
+  ];
   // The LLM's values passed the schema: the call is as sure as the configured model, not the offline reader.
   const suggested = filled.filter((v) => v.source !== "agent");
   return { arguments: args, filled, missing, placedOpaque: offline.placedOpaque, confidence: 1, suggested };
