@@ -21,6 +21,12 @@ export interface LearnedCues {
   after: Map<string, Set<string>>;
   /** Phrases that stood for a value not written in the request. */
   phrases: { param: string; phrase: string; value: unknown }[];
+  /**
+   * The same for string values (an enum value phrased in other words: "as a percentage of" for
+   * what_percent). Such words are too loose to place a value, but they show when the words of an enum value
+   * mean another value in this tool's own phrasing.
+   */
+  stringPhrases: { param: string; phrase: string; value: string }[];
 }
 
 const STOP = new Set(
@@ -56,8 +62,38 @@ function spansOf(query: string, value: unknown): { start: number; end: number }[
   return [];
 }
 
+type Word = ReturnType<typeof wordsOf>[number];
+
+/**
+ * The run of words around `word` up to the values and numbers on either side ("as a percentage of" in "what
+ * is 45 as a percentage of 180"): for a string value, one word alone is too loose to stand for it.
+ */
+function runAround(
+  query: string,
+  words: Word[],
+  word: Word,
+  covered: { start: number; end: number }[],
+): string {
+  const joined = (a: Word, b: Word) =>
+    !/[\d]/.test(query.slice(a.end, b.start)) && !covered.some((c) => c.start < b.start && c.end > a.end);
+  let from = words.indexOf(word);
+  let to = from;
+  while (from > 0 && joined(words[from - 1] as Word, words[from] as Word)) from--;
+  while (to < words.length - 1 && joined(words[to] as Word, words[to + 1] as Word)) to++;
+  return words
+    .slice(from, to + 1)
+    .map((w) => w.word)
+    .join(" ");
+}
+
 export function learnFromExamples(calls: readonly ExampleCall[] | undefined): LearnedCues {
-  const learned: LearnedCues = { numeric: new Set(), before: new Map(), after: new Map(), phrases: [] };
+  const learned: LearnedCues = {
+    numeric: new Set(),
+    before: new Map(),
+    after: new Map(),
+    phrases: [],
+    stringPhrases: [],
+  };
   const withQuery = (calls ?? []).filter(
     (c): c is ExampleCall & { query: string } => typeof c.query === "string",
   );
@@ -70,7 +106,7 @@ export function learnFromExamples(calls: readonly ExampleCall[] | undefined): Le
         const spans = spansOf(call.query, value);
         if (spans.length === 0) {
           // Strings are matched by their own words (enum values, names); numbers and flags need a phrase.
-          if (typeof value !== "string") unwritten.push([param, value]);
+          unwritten.push([param, value]);
           continue;
         }
         if (typeof value === "string" && /^-?\d+$/.test(value)) learned.numeric.add(param);
@@ -95,7 +131,9 @@ export function learnFromExamples(calls: readonly ExampleCall[] | undefined): Le
       for (const w of words) {
         if (STOP.has(w.word) || elsewhere.has(w.word) || w.word.length < 3) continue;
         if (covered.some((c) => w.start < c.end && w.end > c.start)) continue;
-        learned.phrases.push({ param, phrase: w.word, value });
+        if (typeof value === "string")
+          learned.stringPhrases.push({ param, phrase: runAround(call.query, words, w, covered), value });
+        else learned.phrases.push({ param, phrase: w.word, value });
       }
     }
   }

@@ -15,7 +15,7 @@ import {
 } from "./filler.ts";
 import type { OpaqueValue } from "./opaque.ts";
 import { fillEnums } from "./place-enums.ts";
-import { fillPhrases } from "./place-learned.ts";
+import { contestedEnums, fillPhrases } from "./place-learned.ts";
 import { fillNumbers, unplacedNumbers } from "./place-numbers.ts";
 import { checkString, fillBooleans, fillOpaque, fillText } from "./place-text.ts";
 import { fillTyped, unplacedDates } from "./place-typed.ts";
@@ -43,6 +43,7 @@ export function fillArguments(
   }
   fillOpaque(f, params);
   fillEnums(f, params);
+  const contested = contestedEnums(f, params, learned);
   fillPhrases(f, params, learned);
   fillTyped(f, params);
   const unplaced = fillZones(f, params);
@@ -50,7 +51,7 @@ export function fillArguments(
   fillNumbers(f, params);
   fillBooleans(f, params);
   fillText(f, params);
-  const ambiguous = [...unplacedNumbers(f, params), ...unplacedDates(f, params)];
+  const ambiguous = [...contested, ...unplacedNumbers(f, params), ...unplacedDates(f, params)];
   for (const param of params) {
     if (f.has(param) && !checkString(param, f.args[param.name]) && !(param.name in supplied)) {
       delete f.args[param.name];

@@ -1,5 +1,6 @@
 // Values the tool's example calls phrased without writing them ("monthly" for 12).
 import type { LearnedCues } from "./examples.ts";
+import type { MissingField } from "./fill.ts";
 import type { Filler, Param } from "./filler.ts";
 import type { Span } from "./opaque.ts";
 import { escapeRegExp } from "./schema-cues.ts";
@@ -29,4 +30,47 @@ export function fillPhrases(f: Filler, params: Param[], learned: LearnedCues): v
       );
     else if (hits.length === 1) f.set(param, first.value, first.span, "phrase from the examples", "learned");
   }
+}
+
+/** Words from which an example's phrasing is word for word the tool's own, not a keyword that grazes. */
+const PHRASE_WORDS = 3;
+
+/**
+ * Enum values the request names by words the tool's own examples use for another value ("45 as a
+ * percentage of 180" names percent_of, but the examples phrase that as what_percent). The examples' value
+ * replaces it when their phrase is repeated word for word (several words); otherwise the two readings
+ * disagree and the value is taken back and asked for.
+ */
+export function contestedEnums(f: Filler, params: Param[], learned: LearnedCues): MissingField[] {
+  const lower = f.text.toLowerCase();
+  const inQuotes = (at: number) => f.mentions.quoted.some((q) => at >= q.start && at < q.end);
+  return params.flatMap((param) => {
+    const placed = f.filled.find((v) => v.field === param.name && v.evidence === "enum");
+    if (!placed) return [];
+    const at = (phrase: string) =>
+      [...lower.matchAll(new RegExp(`\\b${phrase.split(" ").map(escapeRegExp).join("\\s+")}\\b`, "g"))].find(
+        (m) => !inQuotes(m.index),
+      );
+    const others = learned.stringPhrases.filter(
+      (p) => p.param === param.name && p.value !== placed.value && at(p.phrase),
+    );
+    const [other] = others;
+    if (!other) return [];
+    delete f.args[param.name];
+    f.filled.splice(f.filled.indexOf(placed), 1);
+    const match = at(other.phrase);
+    const distinct = new Set(others.map((p) => p.value));
+    if (match && distinct.size === 1 && other.phrase.split(" ").length >= PHRASE_WORDS) {
+      const span = { start: match.index, end: match.index + match[0].length };
+      f.set(param, other.value, span, "phrase from the examples, word for word", "learned", false);
+      return [];
+    }
+    return [
+      {
+        field: param.name,
+        schema: param.schema,
+        reason: `the request names ${JSON.stringify(placed.value)}, but "${other.phrase}" is how the tool's examples ask for ${JSON.stringify(other.value)}`,
+      },
+    ];
+  });
 }
