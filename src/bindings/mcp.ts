@@ -3,13 +3,7 @@
 // that configures the server alike and kept open between calls; a server that goes away is reconnected on
 // the next call. `isError` results become errors. closeMcpClients() ends them all.
 import { createHash } from "node:crypto";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import {
-  StreamableHTTPClientTransport,
-  StreamableHTTPError,
-} from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { McpBinding, Tool } from "../catalog/index.ts";
 import { type Provider, withContextModifier } from "../dispatch/index.ts";
 import { type EgressPolicy, publicOnly } from "../egress/index.ts";
@@ -30,6 +24,27 @@ export class McpToolError extends Error {
 export const CONTEXT_META = "switchboard/context";
 
 const pool = new Map<string, Promise<Client>>();
+
+async function importSdk() {
+  const [client, stdio, http, types] = await Promise.all([
+    import("@modelcontextprotocol/sdk/client/index.js"),
+    import("@modelcontextprotocol/sdk/client/stdio.js"),
+    import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
+    import("@modelcontextprotocol/sdk/types.js"),
+  ]);
+  return { ...client, ...stdio, ...http, ...types };
+}
+// The SDK's client is loaded by the first mcp call: most processes (a CLI command, a catalog without mcp
+// tools) never make one, and loading it costs a noticeable part of a start.
+let sdk: Awaited<ReturnType<typeof importSdk>> | undefined;
+let loading: Promise<NonNullable<typeof sdk>> | undefined;
+const loadSdk = () => {
+  loading ??= importSdk().then((loaded) => {
+    sdk = loaded;
+    return loaded;
+  });
+  return loading;
+};
 
 function serverKey(binding: McpBinding): string {
   if (binding.url !== undefined) return binding.url;
@@ -82,25 +97,30 @@ function connect(server: string, binding: McpBinding, tool: string, deps: McpDep
   const key = clientKey(server, grants, configured);
   const pooled = pool.get(key);
   if (pooled) return pooled;
-  const client = new Client({ name: "switchboard", version: "0.1.0" });
-  // The SDK hands a stdio server only a safe default environment; secrets it needs are declared in `env`.
-  const transport =
-    binding.url !== undefined
-      ? new StreamableHTTPClientTransport(new URL(binding.url), {
-          requestInit: { headers: configured },
-          fetch: (deps.egress ?? publicOnly()).fetch,
-        })
-      : new StdioClientTransport({
-          command: binding.command as string,
-          args: binding.args ?? [],
-          env: { ...getDefaultEnvironment(), ...configured },
-          stderr: "inherit",
-        });
-  const connecting = client.connect(transport).then(() => client);
+  const connecting = (async () => {
+    const { Client, getDefaultEnvironment, StdioClientTransport, StreamableHTTPClientTransport } =
+      await loadSdk();
+    const client = new Client({ name: "switchboard", version: "0.1.0" });
+    // The SDK hands a stdio server only a safe default environment; secrets it needs are declared in `env`.
+    const transport =
+      binding.url !== undefined
+        ? new StreamableHTTPClientTransport(new URL(binding.url), {
+            requestInit: { headers: configured },
+            fetch: (deps.egress ?? publicOnly()).fetch,
+          })
+        : new StdioClientTransport({
+            command: binding.command as string,
+            args: binding.args ?? [],
+            env: { ...getDefaultEnvironment(), ...configured },
+            stderr: "inherit",
+          });
+    client.onclose = () => {
+      if (pool.get(key) === connecting) pool.delete(key);
+    };
+    await client.connect(transport);
+    return client;
+  })();
   pool.set(key, connecting);
-  client.onclose = () => {
-    if (pool.get(key) === connecting) pool.delete(key);
-  };
   connecting.catch(() => {
     if (pool.get(key) === connecting) pool.delete(key);
   });
@@ -113,6 +133,9 @@ function connect(server: string, binding: McpBinding, tool: string, deps: McpDep
  * Anything else (an isError result, a JSON-RPC error the server answered) keeps its own shape.
  */
 function transportFault(error: unknown): unknown {
+  // Without the SDK loaded, no call reached a transport: the error is not one of its faults.
+  if (!sdk) return error;
+  const { ErrorCode, McpError, StreamableHTTPError } = sdk;
   if (error instanceof StreamableHTTPError && typeof error.code === "number" && error.code >= 400)
     return Object.assign(new Error(error.message, { cause: error }), { status: error.code });
   if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed)

@@ -2,13 +2,18 @@
 // or only in the DOM its scripts build (dynamic: the tool needs ctx.browser)? One browser load gives both
 // views (the document's response body and the rendered DOM); both are analysed host-side with cheerio, so
 // no inspector code runs in the page.
-import { type CheerioAPI, load } from "cheerio";
+import { createRequire } from "node:module";
+import type { CheerioAPI } from "cheerio";
 import { z } from "zod";
 import type { BrowserGrant } from "../catalog/index.ts";
 import type { BlockedRequest } from "./operations.ts";
 import { BrowserFailure } from "./operations.ts";
 import type { PageSnapshot } from "./session.ts";
 import type { BrowserSupervisor } from "./supervisor.ts";
+
+// cheerio is loaded by the first inspection, which only `switchboard inspect` and synthesis make.
+const require = createRequire(import.meta.url);
+const load = (html: string) => (require("cheerio") as typeof import("cheerio")).load(html);
 
 export const inspectRequestSchema = z.strictObject({
   url: z.url({ protocol: /^https?$/ }).meta({ description: "The page to inspect" }),

@@ -10,8 +10,9 @@
 // packages for Node (request-filtering-agent, ssrf-req-filter) wrap node:http agents, which fetch does not
 // use, and none takes host:port or CIDR exceptions.
 import { lookup } from "node:dns/promises";
+import { createRequire } from "node:module";
 import { isIP } from "node:net";
-import { Agent, buildConnector, fetch as undiciFetch } from "undici";
+import type { Agent } from "undici";
 import {
   type Address,
   admitsAddress,
@@ -21,6 +22,11 @@ import {
   parseAddress,
   parseRule,
 } from "./rules.ts";
+
+// undici is loaded by the first request that leaves: a process whose tools all run offline never needs it,
+// and loading it costs a noticeable part of a CLI command's start.
+const require = createRequire(import.meta.url);
+const loadUndici = () => require("undici") as typeof import("undici");
 
 export type EgressVerdict =
   | { allowed: true /** The address to connect to (checked). */; address: string }
@@ -105,21 +111,27 @@ export function createEgressPolicy(options: EgressOptions = {}): EgressPolicy {
     };
   }
 
-  const connector = buildConnector({});
-  const agent = new Agent({
-    connect(options, callback) {
-      const port = Number(options.port) || (DEFAULT_PORTS[options.protocol] ?? 0);
-      decide(options.hostname, port).then(
-        (verdict) => {
-          if (!verdict.allowed) return callback(new EgressDeniedError(verdict.reason), null);
-          // The checked address is what the socket connects to; TLS still verifies the original host name,
-          // which undici takes from options.host.
-          connector({ ...options, hostname: verdict.address }, callback);
-        },
-        (error: Error) => callback(error, null),
-      );
-    },
-  });
+  let agent: Agent | undefined;
+  const agentOnce = (): Agent => {
+    if (agent) return agent;
+    const { Agent: UndiciAgent, buildConnector } = loadUndici();
+    const connector = buildConnector({});
+    agent = new UndiciAgent({
+      connect(options, callback) {
+        const port = Number(options.port) || (DEFAULT_PORTS[options.protocol] ?? 0);
+        decide(options.hostname, port).then(
+          (verdict) => {
+            if (!verdict.allowed) return callback(new EgressDeniedError(verdict.reason), null);
+            // The checked address is what the socket connects to; TLS still verifies the original host name,
+            // which undici takes from options.host.
+            connector({ ...options, hostname: verdict.address }, callback);
+          },
+          (error: Error) => callback(error, null),
+        );
+      },
+    });
+    return agent;
+  };
 
   return {
     async check(url) {
@@ -141,9 +153,9 @@ export function createEgressPolicy(options: EgressOptions = {}): EgressPolicy {
       }
     },
     fetch: ((input: string | URL, init?: RequestInit) =>
-      undiciFetch(input, {
+      loadUndici().fetch(input, {
         ...(init as object),
-        dispatcher: agent,
+        dispatcher: agentOnce(),
       })) as unknown as typeof globalThis.fetch,
   };
 }

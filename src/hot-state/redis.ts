@@ -1,7 +1,12 @@
 // One ioredis connection per purpose, set to fail fast while Redis is away (no offline queue, one retry)
 // and to reconnect by itself: every user of shared state has a local fallback (session contexts: a clear
 // refusal) and must not wait.
-import { Redis } from "ioredis";
+import { createRequire } from "node:module";
+import type { Redis } from "ioredis";
+
+// ioredis is loaded by the first connection: a process without SWITCHBOARD_REDIS_URL never needs it, and
+// loading it costs a noticeable part of a CLI command's start.
+const require = createRequire(import.meta.url);
 
 export interface ConnectOptions {
   /** A command without a reply by then fails, as on a Redis that stopped answering but kept its socket. */
@@ -9,7 +14,8 @@ export interface ConnectOptions {
 }
 
 export function connectRedis(url: string, options: ConnectOptions = {}): Redis {
-  const redis = new Redis(url, {
+  const { Redis: Client } = require("ioredis") as typeof import("ioredis");
+  const redis = new Client(url, {
     ...(options.commandTimeoutMs !== undefined ? { commandTimeout: options.commandTimeoutMs } : {}),
     lazyConnect: true,
     enableOfflineQueue: false,

@@ -1,8 +1,13 @@
 // LISTEN on the store's change channel with a dedicated connection that comes back by itself: while the
 // database is away the replica keeps serving from memory. Notifications are not queued for absent
 // listeners, so after reconnecting the caller asks the change log for what it missed (pg-changes.ts).
-import pg from "pg";
+import { createRequire } from "node:module";
+import type pg from "pg";
 import { CHANGES_CHANNEL } from "./pg-migrations.ts";
+
+// pg is loaded by the first connection: a process without SWITCHBOARD_DATABASE_URL never needs it.
+const require = createRequire(import.meta.url);
+const loadPg = () => require("pg") as typeof pg;
 
 /** The listener's session name in pg_stat_activity, with the process id: an operator can tell whose it is. */
 export const listenerName = (pid: number) => `switchboard-listener ${pid}`;
@@ -31,7 +36,7 @@ export class ChangeListener {
   }
 
   async #connect(): Promise<void> {
-    const client = new pg.Client({
+    const client = new (loadPg().Client)({
       connectionString: this.#url,
       connectionTimeoutMillis: 2000,
       keepAlive: true,

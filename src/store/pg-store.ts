@@ -3,11 +3,16 @@
 // a trigger that logs and announces every committed change (pg-changes.ts) so replicas re-read what they hold.
 // The router's graph file and its manifest stay on local disk: they describe this replica's in-memory
 // index, a cache rebuilt from the stored tools and the shared embeddings (pg-embeddings.ts).
-import pg from "pg";
+import { createRequire } from "node:module";
+import type pg from "pg";
 import type { z } from "zod";
 import { ChangeFeed } from "./pg-changes.ts";
 import { migrate } from "./pg-migrations.ts";
 import { type DataStore, FileStore, jsonBytes, parseStored, StoreUnavailableError } from "./store.ts";
+
+// pg is loaded by the first connection: a process without SWITCHBOARD_DATABASE_URL never needs it.
+const require = createRequire(import.meta.url);
+const loadPg = () => require("pg") as typeof pg;
 
 /** Native files of the router's index (written through writeVia, read through pathOf). */
 const LOCAL_FILES = new Set(["dense.hnsw", "manifest.json"]);
@@ -46,7 +51,7 @@ export class PgStore implements DataStore {
   private constructor(options: PgStoreOptions) {
     this.root = options.root;
     this.#local = new FileStore(options.root);
-    this.pool = new pg.Pool({
+    this.pool = new (loadPg().Pool)({
       connectionString: options.url,
       max: 10,
       // A write while the database is away fails within seconds (503), not after the OS's TCP timeout.

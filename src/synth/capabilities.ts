@@ -1,6 +1,6 @@
 // The host side of the capabilities a sandboxed tool may be granted. Requests arrive as JSON strings
 // built by sandbox/prelude.js and every answer leaves as a JSON string: nothing but copied text crosses.
-import { load } from "cheerio";
+import { createRequire } from "node:module";
 import { z } from "zod";
 import type { Capabilities } from "../catalog/index.ts";
 import {
@@ -11,6 +11,11 @@ import {
   readCappedBody,
 } from "../egress/index.ts";
 import type { UpstreamFault } from "./errors.ts";
+
+// cheerio is loaded by the first selection: a process whose tools never select markup never needs it,
+// and loading it costs a noticeable part of a CLI command's start.
+const require = createRequire(import.meta.url);
+const loadCheerio = () => require("cheerio") as typeof import("cheerio");
 
 type FetchGrant = NonNullable<Capabilities["fetch"]>;
 
@@ -155,7 +160,7 @@ export async function proxiedFetch(
 /** CSS selection over markup, host-side with cheerio: `[{ text, attrs }]`, at most `limit` matches. */
 export function selectHtml(json: string): string {
   const { markup, selector, options } = requestOf(htmlRequestSchema, json, "html");
-  const $ = load(markup);
+  const $ = loadCheerio().load(markup);
   let matches: ReturnType<typeof $>;
   try {
     matches = $(selector);

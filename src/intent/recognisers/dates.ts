@@ -2,7 +2,9 @@
 // "31 January 2024", "Jan 5th, 2024"), each as YYYY-MM-DD. Dates in words are read by chrono-node (MIT, no
 // dependencies, the maintained reader of English dates); only dates whose day, month and year are all
 // stated are kept, so the value never depends on the clock of the machine that reads it.
-import * as chrono from "chrono-node";
+// The English reader alone: the package's root also loads its 15 other languages, which this never uses.
+import type { ParsedComponents } from "chrono-node";
+import { strict } from "chrono-node/en";
 import { allMatches, type Mention } from "./span.ts";
 
 export interface DateMention extends Mention {
@@ -27,14 +29,14 @@ export function findDates(text: string): DateMention[] {
   if (
     /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s|\d(?:st|nd|rd|th)\b/i.test(window)
   ) {
-    for (const result of chrono.strict.parse(window)) {
+    for (const result of strict.parse(window)) {
       // A range ("Jan 5 to March 31, 2024") is two dates: each keeps its own part of the span.
       const joint = result.end ? /\s*(?:to|until|till|through|and|-|–)\s*/.exec(result.text) : null;
-      const parts: [chrono.ParsedComponents, number, string][] = joint
+      const parts: [ParsedComponents, number, string][] = joint
         ? [
             [result.start, result.index, result.text.slice(0, joint.index)],
             [
-              result.end as chrono.ParsedComponents,
+              result.end as ParsedComponents,
               result.index + joint.index + joint[0].length,
               result.text.slice(joint.index + joint[0].length),
             ],
