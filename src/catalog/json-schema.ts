@@ -19,7 +19,7 @@ const ajv = new Ajv2020({
   strict: false,
   allErrors: true,
   validateSchema: true,
-  code: { regExp: linearRegExp },
+  code: { regExp: linearRegExp, optimize: false },
 });
 ajv.addMetaSchema(draft07);
 addFormats(ajv);
