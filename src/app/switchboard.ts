@@ -106,6 +106,8 @@ export interface OpenOptions {
    * first calls' deadlines (`switchboard exec`, which runs its calls at once and exits).
    */
   waitForSandbox?: boolean;
+  /** Sandbox host processes to keep (default: one per core); `exec` starts only as many as it has calls. */
+  sandboxHosts?: number;
 }
 
 /** A tool as listed to `viewer`, with where it came from (ToolListing in responses.ts). */
@@ -188,7 +190,7 @@ export async function openSwitchboard(
     egress,
     ...(config.browser.chromium ? { executable: config.browser.chromium } : {}),
   });
-  const sandbox = new Sandbox({ egress, browser });
+  const sandbox = new Sandbox({ egress, browser, hosts: options.sandboxHosts });
   const dispatcher = new Dispatcher({
     tools: registry,
     providers: (tool) => providersFor(tool, { sandbox, egress, grants: grantsFor(tool) }),

@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { availableParallelism } from "node:os";
 import { text as readAll } from "node:stream/consumers";
 import { z } from "zod";
 import type { CallResult } from "../../app/index.ts";
@@ -102,6 +103,8 @@ export const command: Command = {
       logger: createLogger(env.SWITCHBOARD_LOG_LEVEL),
       index: false,
       waitForSandbox: true,
+      // A host per call up to one per core: a single call does not wait for a second host to boot beside it.
+      sandboxHosts: Math.min(calls.length, availableParallelism()),
     });
     try {
       const signal = options.timeout === undefined ? undefined : AbortSignal.timeout(options.timeout);
