@@ -1,0 +1,175 @@
+// Free-text values in a request: the noun phrases ("plasma membrane", "the Amazon rainforest", "Taylor Swift",
+// "Washington D.C."), each with its span, the word that introduces it ("in", "by", "from") and what kind of
+// name it is (a place, a person, an organisation). compromise (MIT, no network, ~2 MB, no native code) tags
+// each word with its part of speech and knows common places, first names and organisations; a hand-made
+// word list could not tell "Monterey" from "Find". Phrases are runs of nouns and their modifiers cut at
+// punctuation, prepositions, verbs and conjunctions; a run of phrases joined by "and"/"," is a list.
+import nlp from "compromise";
+import type { Mention } from "./span.ts";
+
+export interface PhraseMention extends Mention {
+  /** The word right before it, skipping articles ("in", "by", "of"), lower case, or "". */
+  previous: string;
+  /** The word before that, lower case, or "" ("from" in "travel from Paris to Rome" for "Rome" is "to"). */
+  previousTwo: string;
+  /** The word right after it, lower case, or "". */
+  next: string;
+  /** At least one word is a name (capitalised mid-sentence, or known to compromise). */
+  proper: boolean;
+  place: boolean;
+  person: boolean;
+  organisation: boolean;
+  /** Phrases joined by "and", "or" or commas share a list number; a phrase on its own has none. */
+  list?: number;
+}
+
+interface Term {
+  text: string;
+  pre: string;
+  post: string;
+  tags: Set<string>;
+  start: number;
+  end: number;
+}
+
+/** How much of a request is read for phrases: a request's values are in its first sentences. */
+const WINDOW = 2_000;
+
+const PART = new Set(["Noun", "ProperNoun", "Acronym", "Adjective", "Possessive"]);
+const NEVER = new Set([
+  "Pronoun",
+  "Verb",
+  "Preposition",
+  "Conjunction",
+  "Determiner",
+  "QuestionWord",
+  "Value",
+]);
+/** Words compromise may tag as nouns that point at a value rather than name one. */
+const POINTERS =
+  /^(?:here|there|now|today|tonight|please|someone|something|anything|everything|everyone|me|us)$/i;
+const ARTICLE = /^(?:the|a|an|some|any|my|our|your|his|her|their|its)$/i;
+
+function termsOf(text: string): Term[] {
+  const sentences = nlp(text).json({ offset: true, terms: { offset: true } }) as {
+    terms: {
+      text: string;
+      pre: string;
+      post: string;
+      tags: string[];
+      offset: { start: number; length: number };
+    }[];
+  }[];
+  return sentences.flatMap((s) =>
+    s.terms.map((t) => ({
+      text: t.text,
+      pre: t.pre,
+      post: t.post,
+      tags: new Set(t.tags),
+      start: t.offset.start,
+      end: t.offset.start + t.offset.length,
+    })),
+  );
+}
+
+/** A term that can be part of a noun phrase. */
+function partOf(term: Term): boolean {
+  if ([...term.tags].some((t) => NEVER.has(t)) && !term.tags.has("ProperNoun")) return false;
+  if (!/\p{L}/u.test(term.text) || POINTERS.test(term.text) || ARTICLE.test(term.text)) return false;
+  return [...term.tags].some((t) => PART.has(t)) || /^\p{Lu}/u.test(term.text);
+}
+
+/** Punctuation after a term that ends a phrase (a comma, a full stop, a bracket), not an abbreviation's dot. */
+const BREAK = /[,;:!?()[\]{}"“”]|\.(?:\s|$)/;
+
+export function findPhrases(request: string): PhraseMention[] {
+  const text = request.slice(0, WINDOW);
+  const terms = termsOf(text);
+  const phrases: PhraseMention[] = [];
+  const joiners: boolean[] = [];
+  let i = 0;
+  while (i < terms.length) {
+    const first = terms[i] as Term;
+    if (!partOf(first)) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (
+      j + 1 < terms.length &&
+      !BREAK.test((terms[j] as Term).post) &&
+      !BREAK.test((terms[j + 1] as Term).pre) &&
+      partOf(terms[j + 1] as Term)
+    )
+      j++;
+    // A phrase ends on a noun or a name: trailing adjectives ("a chimp similar") are not part of it.
+    let last = j;
+    while (last > i && !isNounLike(terms[last] as Term)) last--;
+    const run = terms.slice(i, last + 1);
+    if (run.some(isNounLike)) {
+      const start = (run[0] as Term).start;
+      const end = (run.at(-1) as Term).end;
+      const before = wordsBefore(terms, i);
+      const after = terms[last + 1];
+      const has = (tag: string) => run.some((t) => t.tags.has(tag));
+      phrases.push({
+        text: text.slice(start, end),
+        start,
+        end,
+        previous: before[0] ?? "",
+        previousTwo: before[1] ?? "",
+        next: after && !BREAK.test((terms[last] as Term).post) ? after.text.toLowerCase() : "",
+        proper: run.some((t, k) => t.tags.has("ProperNoun") || (k + i > 0 && /^\p{Lu}/u.test(t.text))),
+        place: has("Place"),
+        person: has("Person"),
+        organisation: has("Organization"),
+      });
+      joiners.push(joinsNext(terms, last));
+    }
+    i = j + 1;
+  }
+  markLists(text, phrases, joiners);
+  return phrases;
+}
+
+function isNounLike(term: Term): boolean {
+  return (
+    term.tags.has("Noun") ||
+    term.tags.has("ProperNoun") ||
+    term.tags.has("Acronym") ||
+    (/^\p{Lu}/u.test(term.text) && !term.tags.has("Adjective"))
+  );
+}
+
+/** The two words before term `i`, skipping articles, lower case. */
+function wordsBefore(terms: Term[], i: number): string[] {
+  const words: string[] = [];
+  for (let k = i - 1; k >= 0 && words.length < 2; k--) {
+    const t = terms[k] as Term;
+    if (BREAK.test(t.post) && words.length === 0 && k === i - 1 && !/,/.test(t.post)) break;
+    if (ARTICLE.test(t.text) && words.length === 0) continue;
+    words.push(t.text.toLowerCase());
+  }
+  return words;
+}
+
+/** Whether the phrase ending at term `last` is followed by ", " or "and"/"or" and another phrase. */
+function joinsNext(terms: Term[], last: number): boolean {
+  const end = terms[last] as Term;
+  if (/,/.test(end.post)) return true;
+  const next = terms[last + 1];
+  return next !== undefined && /^(?:and|or)$/i.test(next.text);
+}
+
+/** Consecutive phrases joined by commas or "and"/"or" (and nothing else) form a list. */
+function markLists(text: string, phrases: PhraseMention[], joiners: boolean[]): void {
+  let list = 0;
+  for (let k = 0; k + 1 < phrases.length; k++) {
+    const here = phrases[k] as PhraseMention;
+    const next = phrases[k + 1] as PhraseMention;
+    if (!joiners[k]) continue;
+    if (!/^[\s,]*(?:(?:and|or)\s+)?(?:(?:the|a|an)\s+)?$/i.test(text.slice(here.end, next.start))) continue;
+    if (here.list === undefined) here.list = ++list;
+    next.list = here.list;
+  }
+}

@@ -1,0 +1,71 @@
+// Noun phrases with their spans, the word that introduces each, the kind of name, and lists.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { findPhrases } from "../../../src/intent/recognisers/phrases.ts";
+
+const cases: {
+  text: string;
+  phrase: string;
+  previous?: string;
+  place?: boolean;
+  person?: boolean;
+  list?: string[];
+}[] = [
+  {
+    text: "directions from San Francisco to Los Angeles",
+    phrase: "San Francisco",
+    previous: "from",
+    place: true,
+  },
+  {
+    text: "directions from San Francisco to Los Angeles",
+    phrase: "Los Angeles",
+    previous: "to",
+    place: true,
+  },
+  { text: "the function of ATP synthase in mitochondria?", phrase: "ATP synthase", previous: "of" },
+  { text: "the function of ATP synthase in mitochondria?", phrase: "mitochondria", previous: "in" },
+  { text: "precipitation in the Amazon rainforest for a week", phrase: "Amazon rainforest", previous: "in" },
+  { text: "the best album by Taylor Swift?", phrase: "Taylor Swift", previous: "by", person: true },
+  {
+    text: "weather in Paris, London and New York",
+    phrase: "Paris",
+    previous: "in",
+    list: ["Paris", "London", "New York"],
+  },
+  { text: "how similar a human and a chimp are", phrase: "chimp", list: ["human", "chimp"] },
+  { text: "the weight of Glucose (C6H12O6) in grams", phrase: "Glucose", previous: "of" },
+];
+
+for (const c of cases)
+  test(`phrase "${c.phrase}" in ${JSON.stringify(c.text)}`, () => {
+    const phrases = findPhrases(c.text);
+    const found = phrases.find((p) => p.text === c.phrase);
+    assert.ok(found, `found: ${phrases.map((p) => p.text).join(" | ")}`);
+    assert.equal(c.text.slice(found.start, found.end), c.phrase);
+    if (c.previous !== undefined) assert.equal(found.previous, c.previous);
+    if (c.place !== undefined) assert.equal(found.place, c.place);
+    if (c.person !== undefined) assert.equal(found.person, c.person);
+    if (c.list) {
+      assert.notEqual(found.list, undefined);
+      assert.deepEqual(
+        phrases.filter((p) => p.list === found.list).map((p) => p.text),
+        c.list,
+      );
+    } else assert.equal(found.list, undefined);
+  });
+
+const none: string[] = ["Calculate 4 + 5", "what is it?", ""];
+for (const text of none)
+  test(`no phrase in ${JSON.stringify(text)}`, () => {
+    assert.deepEqual(
+      findPhrases(text).map((p) => p.text),
+      [],
+    );
+  });
+
+test("a long request is read in a bounded window", () => {
+  const text = `Find ${"Paris and ".repeat(2000)}Rome`;
+  const phrases = findPhrases(text);
+  assert.ok(phrases.length > 0 && phrases.every((p) => p.end <= 2_000));
+});
