@@ -169,7 +169,14 @@ export function fillNumbers(f: Filler, params: Param[]): void {
   );
   const candidates: Candidate<NumberMention, Param>[] = [];
   const scored = new Map<string, Scored>();
-  const plain = numbers.filter((n) => !n.percent);
+  // A number in words counts only what the schema names ("one month": an enum value "months").
+  const counts = (n: NumberMention) =>
+    !n.words ||
+    params.some((p) =>
+      enumValues(p).some((v) => typeof v === "string" && (v === n.next || v === `${n.next}s`)),
+    );
+  // Ranks are counted among the numbers order may place: "two numbers: 40 and 50" ranks 40 first.
+  const plain = numbers.filter((n) => !n.percent && counts(n));
   for (const [i, n] of numbers.entries()) {
     for (const [j, param] of open.entries()) {
       const negative =
@@ -179,13 +186,7 @@ export function fillNumbers(f: Filler, params: Param[]): void {
       if (!fitsNumber(param, negative ? -n.value : n.value)) continue;
       let cue = numberCue(f, n, param);
       const k = byOrder.indexOf(param);
-      // A number in words counts only what the schema names ("one month": an enum value "months").
-      const counts =
-        !n.words ||
-        params.some((p) =>
-          enumValues(p).some((v) => typeof v === "string" && (v === n.next || v === `${n.next}s`)),
-        );
-      if (!cue && k >= 0 && !n.percent && counts) {
+      if (!cue && k >= 0 && plain.includes(n)) {
         // Nearer ranks weigh a little more: the order breaks a tie, never a cue.
         const rank = plain.indexOf(n);
         cue = { weight: CUE.order / (1 + Math.abs(rank - k)), how: "number", evidence: "order" };

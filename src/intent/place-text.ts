@@ -18,7 +18,11 @@ export function fillOpaque(f: Filler, params: Param[]): void {
 export function fillBooleans(f: Filler, params: Param[]): void {
   const lower = f.text.toLowerCase();
   for (const param of params.filter((p) => p.type === "boolean" && !f.has(p))) {
-    const phrase = param.words.map(escapeRegExp).join("[\\s_-]*");
+    // A verb the name starts with may inflect ("include_human_impact": "including human impact").
+    const [first, ...rest] = param.words.map(escapeRegExp);
+    if (!first) continue;
+    const head = rest.length > 0 && first.length > 3 ? `${first.replace(/e$/, "")}\\w*` : first;
+    const phrase = [head, ...rest].join("[\\s_-]*");
     const match = new RegExp(`\\b(no|not|without|don't)?\\s*${phrase}\\b`).exec(lower);
     if (match)
       f.set(param, !match[1], { start: match.index, end: match.index + match[0].length }, "named", "flag");
