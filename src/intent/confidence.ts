@@ -34,7 +34,13 @@ export type Evidence =
   /** A flag named ("without symbols"). */
   | "flag"
   /** Nothing but the order of the numbers in the text and of the parameters in the schema. */
-  | "order";
+  | "order"
+  /** A free-text name beside the parameter's own word ("the company Tesla", "AA genotype"). */
+  | "text_word"
+  /** A name of the parameter's kind: a place after "in"/"from"/"to", a person after "by". */
+  | "text_kind"
+  /** A name or phrase for a required text parameter, by order alone. */
+  | "text_order";
 
 /** Fitted share of right calls per kind of evidence (add-one smoothed); see the fit script. */
 export const FILL_CONFIDENCE: Readonly<Record<Evidence, number>> = {
@@ -52,6 +58,9 @@ export const FILL_CONFIDENCE: Readonly<Record<Evidence, number>> = {
   list: 0.889,
   flag: 0.5,
   order: 0.9,
+  text_word: 0.5,
+  text_kind: 0.5,
+  text_order: 0.5,
 };
 
 /** The least confidence at which a filled call runs; chosen for at most 2% silently wrong on held-out sets. */

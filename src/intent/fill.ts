@@ -17,6 +17,7 @@ import type { OpaqueValue } from "./opaque.ts";
 import { fillEnums } from "./place-enums.ts";
 import { contestedEnums, fillPhrases } from "./place-learned.ts";
 import { fillNumbers, unplacedNumbers } from "./place-numbers.ts";
+import { fillFreeText } from "./place-phrases.ts";
 import { checkString, fillBooleans, fillOpaque, fillText } from "./place-text.ts";
 import { fillTyped, unplacedDates } from "./place-typed.ts";
 import { fillUnits } from "./place-units.ts";
@@ -51,6 +52,7 @@ export function fillArguments(
   fillNumbers(f, params);
   fillBooleans(f, params);
   fillText(f, params);
+  fillFreeText(f, params);
   const ambiguous = [...contested, ...unplacedNumbers(f, params), ...unplacedDates(f, params)];
   for (const param of params) {
     if (f.has(param) && !checkString(param, f.args[param.name]) && !(param.name in supplied)) {

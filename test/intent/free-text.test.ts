@@ -1,0 +1,86 @@
+// Free-text values placed from the schema alone, on a catalog this test makes up: places by "from"/"to",
+// people by "by", a parameter's own word beside a name, lists of names, and optional values left out.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { fillArguments } from "../../src/intent/index.ts";
+
+const str = (description: string) => ({ type: "string", description });
+const schema = (properties: Record<string, unknown>, required: string[]) => ({
+  type: "object",
+  properties,
+  required,
+});
+
+const plan_trip = schema(
+  { origin_city: str("Where the trip starts"), destination_city: str("Where it ends"), notes: str("Notes") },
+  ["origin_city", "destination_city"],
+);
+const find_songs = schema({ musician: str("Who performs"), genre: str("A genre of music") }, ["musician"]);
+const gene_lookup = schema({ genotype: str("The genotype, e.g. Aa") }, ["genotype"]);
+const compare = schema(
+  { cities: { type: "array", items: { type: "string" }, description: "Cities to compare" } },
+  ["cities"],
+);
+const login = schema({ username: str("Account name"), password: str("Secret") }, ["username", "password"]);
+
+const cases: {
+  name: string;
+  query: string;
+  schema: Record<string, unknown>;
+  expect: Record<string, unknown>;
+}[] = [
+  {
+    name: "start and end by from/to, whatever their order in the schema",
+    query: "Plan a trip to Rome from Lisbon",
+    schema: plan_trip,
+    expect: { origin_city: "Lisbon", destination_city: "Rome" },
+  },
+  {
+    name: "from … to … in the order written",
+    query: "Plan a trip from New York City to Washington D.C.",
+    schema: plan_trip,
+    expect: { origin_city: "New York City", destination_city: "Washington D.C." },
+  },
+  {
+    name: "a person after 'by'; the optional genre is left out",
+    query: "Find songs by Taylor Swift",
+    schema: find_songs,
+    expect: { musician: "Taylor Swift" },
+  },
+  {
+    name: "the parameter's own word beside the value",
+    query: "What is the frequency of the AA genotype here?",
+    schema: gene_lookup,
+    expect: { genotype: "AA" },
+  },
+  {
+    name: "a list of names for a list parameter",
+    query: "Compare the cost of living in Paris, London and New York",
+    schema: compare,
+    expect: { cities: ["Paris", "London", "New York"] },
+  },
+  {
+    name: "quoted values by the words before them, not by their order",
+    query: "log in with password 'hunter2' and username 'alice'",
+    schema: login,
+    expect: { username: "alice", password: "hunter2" },
+  },
+];
+
+for (const c of cases)
+  test(c.name, () => {
+    const filled = fillArguments(c.query, c.schema);
+    assert.deepEqual(filled.arguments, c.expect);
+    for (const v of filled.filled)
+      if (v.span && typeof v.value === "string")
+        assert.ok(v.span.text.includes(v.value), `${v.field}: "${v.value}" from "${v.span.text}"`);
+  });
+
+test("a required name nothing in the request gives is missing, never invented", () => {
+  const filled = fillArguments("find some songs please", find_songs);
+  assert.deepEqual(filled.arguments, {});
+  assert.deepEqual(
+    filled.missing.map((m) => m.field),
+    ["musician"],
+  );
+});
