@@ -43,7 +43,7 @@ const EVIDENCE_MARGIN = 0.15;
 const TYPED_EVIDENCE: ReadonlySet<Evidence> = new Set(["shape", "enum"]);
 
 /** Placements any tool with a number or a string parameter could make: no evidence for one tool. */
-const WEAK_EVIDENCE: ReadonlySet<Evidence> = new Set(["order", "quoted", "list"]);
+const WEAK_EVIDENCE: ReadonlySet<Evidence> = new Set(["order", "quoted", "list", "text_order", "text_kind"]);
 
 /** The typed values a fill placed; a quantity with its two units counts once. */
 function typedValues(fill: FillResult): string[] {
