@@ -112,12 +112,12 @@ describe("sandbox hosts", () => {
     }
     const killed = performance.now();
     process.kill(busy, "SIGKILL");
-    const { kind, ms, error } = await run;
+    const { kind, error } = await run;
     assert.equal(kind, "crashed");
     assert.equal(error?.code, "SANDBOX_CRASHED");
     assert.equal(classify(error).class, "sandbox_crashed");
+    // "crashed", not "timeout": the kill, not the call's 20 s deadline, ended it.
     assert.ok(performance.now() - killed < late, `answered ${performance.now() - killed} ms after the kill`);
-    assert.ok(ms < 20_000);
     await nextCallSucceeds(sandbox);
     while (sandbox.hostProcesses().filter((host) => host.ready).length < 2)
       await new Promise((resolve) => setTimeout(resolve, 20));

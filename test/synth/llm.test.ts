@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, beforeEach, describe, it } from "node:test";
 import { LlmError, Sandbox, synthesizeFromIntent } from "../../src/synth/index.ts";
+import { scaled } from "../load-factor.ts";
 
 // A stand-in for an OpenAI-compatible chat-completions endpoint: it records each request and answers
 // with the next scripted reply, in the same wire format.
@@ -45,7 +46,8 @@ beforeEach(() => {
   requests.length = 0;
 });
 
-const sandbox = new Sandbox({ defaultTimeoutMs: 2_000 });
+// A tool's answer may come late on a busy machine: the default deadline scales with the load (load-factor.ts).
+const sandbox = new Sandbox({ defaultTimeoutMs: Math.round(scaled(2_000)) });
 after(() => {
   sandbox.close();
   server.close();

@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { Sandbox, SandboxError } from "../../src/synth/index.ts";
+import { scaled } from "../load-factor.ts";
 
-const sandbox = new Sandbox({ defaultTimeoutMs: 2_000 });
+// A tool's answer may come late on a busy machine: the default deadline scales with the load (load-factor.ts).
+const sandbox = new Sandbox({ defaultTimeoutMs: Math.round(scaled(2_000)) });
 after(() => sandbox.close());
 
 async function failure(promise: Promise<unknown>): Promise<SandboxError> {
