@@ -2,9 +2,10 @@ import assert from "node:assert/strict";
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { once } from "node:events";
+import { existsSync, type FSWatcher, watch } from "node:fs";
 import { mkdtemp, readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { test } from "node:test";
 import { promisify } from "node:util";
 
@@ -16,15 +17,30 @@ const MIN_MID_WRITE = 3;
 const MAX_KILLS = 80;
 const PAYLOAD_BYTES = 1_000_000;
 
-/** Resolves once the child has printed `lines` lines on stdout. */
-function linesPrinted(child: ChildProcess, lines: number): Promise<void> {
+/**
+ * Resolves once the child has finished a write and the temporary file of a later one has appeared beside
+ * `file`: a kill from then on falls inside a write. Timed from the child's output alone, a busy machine's
+ * scheduler let most kills fall between writes, and the test went on for hundreds of kills.
+ */
+function nextWriteUnderway(child: ChildProcess, file: string): Promise<void> {
+  const folder = dirname(file);
   return new Promise((resolve, reject) => {
-    let seen = 0;
+    let watcher: FSWatcher | undefined;
+    let settled = false;
+    const settle = (error?: Error) => {
+      if (settled) return;
+      settled = true;
+      watcher?.close();
+      if (error) reject(error);
+      else resolve();
+    };
     child.stdout?.on("data", (chunk: Buffer) => {
-      seen += chunk.toString().split("\n").length - 1;
-      if (seen >= lines) resolve();
+      if (watcher || !chunk.toString().includes("wrote ")) return;
+      watcher = watch(folder, (_event, name) => {
+        if (name && name !== basename(file) && existsSync(join(folder, name))) settle();
+      });
     });
-    child.once("exit", (code) => reject(new Error(`writer exited early with code ${code}`)));
+    child.once("exit", (code) => settle(new Error(`writer exited early with code ${code}`)));
   });
 }
 
@@ -44,8 +60,8 @@ for (const mode of ["writeJson", "writeVia"]) {
           stdio: ["ignore", "pipe", "inherit"],
         },
       );
-      await linesPrinted(child, 1);
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 40));
+      await nextWriteUnderway(child, file);
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10));
       const exited = once(child, "exit");
       child.kill("SIGKILL");
       await exited;
