@@ -33,7 +33,15 @@ export interface IndexOptions {
   /** An index of its own beside the catalog's, e.g. for an evaluation with its own learned examples. */
   variant?: string;
   onProgress?: (done: number, total: number) => void;
+  /** Serve on BM25 while a large dense index fills (the servers); one-shot commands wait for all of it. */
+  serveWhileIndexing?: boolean;
 }
+
+/**
+ * From how many texts to embed a serving index fills its dense half in the background: about a second of
+ * the native embedder's batched rate, so a catalog that changed a little still opens complete.
+ */
+export const BACKGROUND_FILL_FROM_TEXTS = 1000;
 
 export interface CatalogIndex {
   router: Router;
@@ -64,6 +72,7 @@ export async function openIndex(options: IndexOptions): Promise<CatalogIndex> {
       ...(options.indexEmbedder ? { indexEmbedder: options.indexEmbedder(embedder) } : {}),
       key,
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      ...(options.serveWhileIndexing ? { fillInBackgroundFrom: BACKGROUND_FILL_FROM_TEXTS } : {}),
     });
     return {
       router,
@@ -111,7 +120,7 @@ export function openConfiguredIndex(
   config: SwitchboardConfig,
   scaleOut: ScaleOut,
   registry: ToolRegistry,
-  options: Pick<IndexOptions, "variant" | "onProgress"> = {},
+  options: Pick<IndexOptions, "variant" | "onProgress" | "serveWhileIndexing"> = {},
 ): Promise<CatalogIndex> {
   return openIndex({
     store: scaleOut.store,

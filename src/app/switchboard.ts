@@ -108,6 +108,12 @@ export interface OpenOptions {
   waitForSandbox?: boolean;
   /** Sandbox host processes to keep (default: one per core); `exec` starts only as many as it has calls. */
   sandboxHosts?: number;
+  /**
+   * For the servers: when the index must embed many texts (a large catalog's first start), be ready once BM25
+   * is built and fill the dense index in the background; routes, `ready()` and /readyz say so until it is
+   * complete, and nothing is synthesized meanwhile. One-shot commands leave it off and wait.
+   */
+  serveWhileIndexing?: boolean;
 }
 
 /** A tool as listed to `viewer`, with where it came from (ToolListing in responses.ts). */
@@ -168,17 +174,22 @@ export async function openSwitchboard(
   let opening: Promise<CatalogIndex> | undefined;
   let openedIndex: CatalogIndex | undefined;
   const index = (): Promise<CatalogIndex> => {
-    opening ??= openConfiguredIndex(
-      config,
-      scaleOut,
-      registry,
-      options.onProgress ? { onProgress: options.onProgress } : {},
-    ).then((opened) => {
+    opening ??= openConfiguredIndex(config, scaleOut, registry, {
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      ...(options.serveWhileIndexing ? { serveWhileIndexing: true } : {}),
+    }).then((opened) => {
       logger.info(
         { index: opened.router.report, seeded: opened.seeded, tools: registry.list().length },
         "index ready",
       );
       scaleOut.followIndex(opened.router, logger);
+      opened.router.denseComplete.then(
+        () => {
+          if (opened.router.report.embedded > 0 && opened.router.dense.state === "complete")
+            logger.info({ index: opened.router.report }, "dense index complete");
+        },
+        (error: unknown) => logger.error({ err: error }, "the dense index failed to fill; routes use BM25"),
+      );
       openedIndex = opened;
       return opened;
     });
@@ -537,6 +548,17 @@ export async function openSwitchboard(
     viewer: Viewer | undefined,
   ): Promise<RouteAndExecuteResponse> {
     if (!config.llm) return { status: "no_match", steps };
+    // A match the dense half would find must not be written again as a new tool.
+    const dense = openedIndex?.router.dense;
+    if (dense && dense.state !== "complete") {
+      steps.push({
+        step: "synthesize",
+        ok: false,
+        skipped: "indexing",
+        detail: "the index is still filling; nothing is synthesized until every tool can be matched",
+      });
+      return { status: "no_match", steps };
+    }
     let release = () => {};
     if (viewer?.role === "agent") {
       const pending = registry.pending().filter((entry) => entry.synthesis?.owner === viewer.id).length;
@@ -635,7 +657,7 @@ export async function openSwitchboard(
     return {
       tools: registry.list().length,
       embedder: embedderHealth(embedder),
-      index: { ...router.report, seeded },
+      index: { ...router.report, seeded, dense: router.dense.state },
     };
   }
 
@@ -692,6 +714,7 @@ export async function openSwitchboard(
     breakers: () => dispatcher.breakers(),
     stores: () => scaleOut.health(),
     embedder: () => (openedIndex ? embedderHealth(openedIndex.embedder) : undefined),
+    denseIndex: () => openedIndex?.router.dense,
     metrics,
     async close() {
       await indexing;

@@ -3,6 +3,7 @@ import type { InspectReport, InspectRequest } from "../browser/index.ts";
 import type { SchemaIssue, Tool } from "../catalog/index.ts";
 import type { CallResult, ExecutionRecord } from "../dispatch/index.ts";
 import type { FilledValue, MissingField, OpaqueKind } from "../intent/index.ts";
+import type { DenseState } from "../router/index.ts";
 import type { SynthesisIssue, SynthesisStage, TestRun } from "../synth/index.ts";
 import type { ContextSaved } from "./context.ts";
 import type { ExecutionFilter } from "./execution-history.ts";
@@ -75,7 +76,7 @@ export type Step =
    * No tool was written: the operator turned synthesis off for agent keys, the key's synthesis budget is
    * spent, or a tool matches at the calibrated threshold (a caller's higher one does not force synthesis).
    */
-  | { step: "synthesize"; ok: false; skipped: "off" | "limit" | "matched"; detail: string }
+  | { step: "synthesize"; ok: false; skipped: "off" | "limit" | "matched" | "indexing"; detail: string }
   /** pending: written for an agent key, routed for it alone until a maintainer promotes it. */
   | { step: "register"; tool: string; version: number; status: "pending" | "published" }
   | {
@@ -178,6 +179,8 @@ export interface ReadyReport {
     entries: number;
     /** Started from the shipped index of the bundled catalog. */
     seeded: boolean;
+    /** "filling": ready on BM25 while the dense index fills in the background (OpenOptions.serveWhileIndexing). */
+    dense: DenseState["state"];
   };
 }
 
@@ -240,6 +243,8 @@ export interface Switchboard {
   stores(): StoresHealth;
   /** The embedder in use, once the index is open (undefined before), for /readyz. */
   embedder(): EmbedderHealth | undefined;
+  /** The dense index's state once the index is open (undefined before), for /readyz. */
+  denseIndex(): DenseState | undefined;
   readonly metrics: Metrics;
   close(): Promise<void>;
 }

@@ -43,5 +43,7 @@ export function describeEmbedder(embedder: ReadyReport["embedder"]): string {
 
 export function describeIndex(index: ReadyReport["index"]): string {
   const how = index.seeded ? `${index.action} from the shipped copy` : index.action;
+  if (index.dense === "filling")
+    return `index ${how}: its dense half fills in the background, routes use BM25 and trigrams until then (see /readyz)`;
   return `index ${how} (${index.entries} vectors, ${index.embedded} embedded now)`;
 }

@@ -73,7 +73,11 @@ function publicPaths(components: Components): Record<string, Record<string, unkn
         summary: "Ready once the index is loaded",
         security: [],
         responses: {
-          200: { description: "ready", content: status("ready") },
+          200: {
+            description:
+              "ready; `index.dense` is named while a large catalog's dense index fills (routes use BM25 and trigrams until then), `embedder` when a fallback runtime stands in, `stores` when shared stores are configured",
+            content: status("ready"),
+          },
           403: nonLoopback,
           503: errorResponse("still loading the index"),
         },

@@ -31,7 +31,11 @@ export const command: Command = {
     keepInspectorClosed(logger);
     // The protocol is up before the catalog and index load, so a client's initialize is answered at once;
     // tool calls wait for what they need (routing for the index, calls only for the catalog).
-    const opening = openSwitchboard(configFrom(env, options), { logger, index: false });
+    const opening = openSwitchboard(configFrom(env, options), {
+      logger,
+      index: false,
+      serveWhileIndexing: true,
+    });
     // Over stdio the client is the local user who started the process: the maintainer.
     const server = createMcpServer(opening, { allowSynthesis: true });
     const transport = new StdioServerTransport();

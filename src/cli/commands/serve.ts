@@ -118,13 +118,18 @@ export const command: Command = {
       logger.warn("no API keys configured: every local caller has the maintainer role");
 
     const progress = progressBar("Indexing the catalog", false);
+    // A dense index filling in the background after ready reports through /readyz, not a bar among the logs.
+    let starting = true;
     let app: Switchboard | undefined;
     let ready: ReadyReport;
     try {
       app = await openSwitchboard(config, {
         logger,
         index: false,
-        onProgress: (done, total) => progress.update(done, total),
+        serveWhileIndexing: true,
+        onProgress: (done, total) => {
+          if (starting) progress.update(done, total);
+        },
       });
       ready = await app.ready();
     } catch (error) {
@@ -133,6 +138,7 @@ export const command: Command = {
       await app?.close().catch(() => {});
       throw error;
     } finally {
+      starting = false;
       progress.stop();
     }
     logger.info({ tools: ready.tools, index: ready.index }, "ready");

@@ -13,10 +13,13 @@ export async function healthPlugin(server: FastifyInstance, { app }: HealthOptio
     const stores = app.ready().stores();
     // The embedder is named only when degraded: on tfjs because the native runtime did not load.
     const embedder = app.ready().embedder();
+    // Named only until complete: routes use BM25 and trigrams while a large catalog's dense index fills.
+    const dense = app.ready().denseIndex();
     return {
       status: "ready",
       ...(stores.postgres === "off" && stores.redis === "off" ? {} : { stores }),
       ...(embedder?.fallback ? { embedder } : {}),
+      ...(dense && dense.state !== "complete" ? { index: { dense } } : {}),
     };
   });
 }
