@@ -2,8 +2,36 @@
 // to the parameters whose schema names that shape; dates in one assignment.
 import { assignBest, type Candidate } from "./assign.ts";
 import type { Filler, MissingField, Param } from "./filler.ts";
+import type { Span } from "./opaque.ts";
 import { CUE, MAX_ASSIGNED } from "./place-numbers.ts";
+import { findWordedExpressions } from "./recognisers/worded-expressions.ts";
 import { isDateParam, matchesPattern } from "./schema-cues.ts";
+
+/** An ISO date right before or after a time of day, joined by "on", "at" or a comma at most. */
+function dateBeside(f: Filler, time: Span): { value: string; start: number; end: number } | undefined {
+  return f.mentions.dates.find(
+    (d) =>
+      f.free(d) &&
+      /^\d{4}-\d{2}-\d{2}$/.test(d.value) &&
+      (/^\s*(?:on|,)?\s*$/i.test(f.text.slice(time.end, d.start)) ||
+        /^\s*(?:at|,)?\s*$/i.test(f.text.slice(d.end, time.start))),
+  );
+}
+
+/** "3pm", "9:30 am", "15:00" as "HH:MM"; undefined for an hour that is no time of day. */
+function clock24(text: string): string | undefined {
+  const match = /^(\d{1,2})(?::(\d{2}))?\s*(am|pm)?$/i.exec(text.trim());
+  if (!match) return undefined;
+  let hour = Number(match[1]);
+  const minute = Number(match[2] ?? 0);
+  const half = match[3]?.toLowerCase();
+  if (half && (hour < 1 || hour > 12)) return undefined;
+  if (half === "pm" && hour < 12) hour += 12;
+  if (half === "am" && hour === 12) hour = 0;
+  if (hour > 23 || minute > 59) return undefined;
+  return `${String(hour).padStart(2, "0")}:${String(minute).padStart(2, "0")}`;
+}
+
 export function fillTyped(f: Filler, params: Param[]): void {
   const { mentions } = f;
   placeDates(
@@ -45,7 +73,15 @@ export function fillTyped(f: Filler, params: Param[]): void {
   )) {
     if (f.has(param)) continue;
     const time = mentions.times.find((t) => f.free(t));
-    if (time) f.set(param, time.text, time, "time of day", "shape");
+    if (!time) continue;
+    // A date written next to the time ("3pm on 2024-07-01") is part of it, when the parameter's
+    // description shows it takes a date with its time; left out, the call would answer for today.
+    const dated = /\d{4}-\d{2}-\d{2}[ T]\d/.test(param.hint) ? dateBeside(f, time) : undefined;
+    const clock = dated ? clock24(time.text) : undefined;
+    if (dated && clock) {
+      const span = { start: Math.min(time.start, dated.start), end: Math.max(time.end, dated.end) };
+      f.set(param, `${dated.value} ${clock}`, span, "date and time of day", "shape");
+    } else f.set(param, time.text, time, "time of day", "shape");
   }
   for (const param of params.filter((p) => p.type === "string" && /cron/.test(p.hint))) {
     if (f.has(param)) continue;
@@ -62,6 +98,10 @@ export function fillTyped(f: Filler, params: Param[]): void {
       .filter((e) => f.free(e))
       .sort((a, b) => b.text.length - a.text.length)[0];
     if (expression) f.set(param, expression.text.trim(), expression, "math expression", "shape");
+    else {
+      const worded = findWordedExpressions(f.text).find((e) => f.free(e));
+      if (worded) f.set(param, worded.value, worded, "arithmetic in words", "shape");
+    }
   }
 }
 
