@@ -3,7 +3,7 @@ import { assignBest, type Candidate } from "./assign.ts";
 import type { Evidence } from "./confidence.ts";
 import { type Filler, type JsonSchema, type MissingField, type Param, typeOf } from "./filler.ts";
 import type { NumberMention } from "./mentions.ts";
-import { enumValues, isDateParam, opaqueKindsFor } from "./schema-cues.ts";
+import { enumValues, isDateParam, opaqueKindsFor, TEXT_NAMES } from "./schema-cues.ts";
 export function numericParams(params: Param[]): Param[] {
   return params.filter((p) => p.type === "number" || p.type === "integer");
 }
@@ -128,7 +128,15 @@ export function fitsNumber(param: Param, n: number): boolean {
 export function fillNumbers(f: Filler, params: Param[]): void {
   const inExpression = (n: NumberMention) =>
     f.mentions.expressions.some((e) => n.start >= e.start && n.end <= e.end);
-  const free = () => f.mentions.numbers.filter((n) => f.free(n));
+  // Data pasted after "…: " is the text parameter's, when the tool has one to take it: its numbers ("ann,31")
+  // are no values of the call ("convert this CSV to JSON: …" sets no row limit).
+  const pasted = params.some((p) => p.type === "string" && p.required && !f.has(p) && TEXT_NAMES.test(p.name))
+    ? f.mentions.trailing
+    : undefined;
+  const free = () =>
+    f.mentions.numbers.filter(
+      (n) => f.free(n) && !(pasted && n.start >= pasted.start && n.end <= pasted.end),
+    );
   // A list parameter of numbers takes every number when there are several.
   for (const param of params.filter(
     (p) => p.type === "array" && typeOf((p.schema.items ?? {}) as JsonSchema) !== "string",

@@ -14,19 +14,37 @@ export function fillZones(f: Filler, params: Param[]): MissingField[] {
   const lower = f.text.toLowerCase();
   const afterTo = (z: Span) =>
     /\b(?:to|into|in)\s+(?:the\s+)?$/.test(lower.slice(Math.max(0, z.start - 12), z.start));
-  if (target && source) {
+  // "3pm my time": the time is in the asker's own zone, which the request does not name; every zone it
+  // names is where the time is wanted, and the source is asked for rather than left to its default.
+  const own = /\b(?:my|our)\s+(?:own\s+|local\s+)?time\b(?!\s*zone)/i.exec(f.text);
+  const ownMissing: MissingField[] = [];
+  if (own && target && source) {
+    const to = zones.find(afterTo) ?? zones[0];
+    if (to) f.set(target, to.zone, to, "city or zone name", "zone");
+    ownMissing.push({
+      field: source.name,
+      schema: source.schema,
+      reason: `the request gives the time in "${own[0]}", a zone it does not name`,
+    });
+  } else if (target && source) {
     // The zone a stated time is in is the source ("… when it is 3pm on 2024-07-01 in New York", "3pm
     // London time"): the zone right after the time, or right before "time". Otherwise "to" names the target.
     const stated = [...f.mentions.times, ...f.mentions.datetimes];
-    const ofTime = zones.find(
-      (z) =>
-        stated.some(
-          (t) =>
-            t.end <= z.start &&
-            /^[\s\w-]{0,20}\b(?:in|at)\s+(?:the\s+)?$/i.test(f.text.slice(t.end, z.start)),
-        ) ||
-        (/^\s+time\b/i.test(f.text.slice(z.end, z.end + 8)) && (stated.length > 0 || zones.length >= 2)),
+    // "from London to Sydney time": a zone after "from" is the source, whatever the words after the other.
+    const named = zones.find((z) =>
+      /\bfrom\s+(?:the\s+)?$/i.test(f.text.slice(Math.max(0, z.start - 12), z.start)),
     );
+    const ofTime =
+      named ??
+      zones.find(
+        (z) =>
+          stated.some(
+            (t) =>
+              t.end <= z.start &&
+              /^[\s\w-]{0,20}\b(?:in|at)\s+(?:the\s+)?$/i.test(f.text.slice(t.end, z.start)),
+          ) ||
+          (/^\s+time\b/i.test(f.text.slice(z.end, z.end + 8)) && (stated.length > 0 || zones.length >= 2)),
+      );
     const to =
       zones.length >= 2
         ? (zones.find(
@@ -44,7 +62,7 @@ export function fillZones(f: Filler, params: Param[]): MissingField[] {
     }
   }
   // A place the request names that no zone matches ("in Atlantis") must not fall back to a default zone.
-  const missing: MissingField[] = [];
+  const missing: MissingField[] = [...ownMissing];
   // Nor may one it only points at ("where the customer lives", "their local time", "over there").
   const pointed = PLACE_REFERENCE.exec(f.text);
   const open = zoneParams.find((p) => !f.has(p));
