@@ -78,6 +78,17 @@ interface Candidate {
   satisfied: boolean;
 }
 
+/** Whether every value `other` read from the request lies where `fill` read one too. */
+function covers(fill: FillResult, other: FillResult): boolean {
+  const spans = fill.filled.flatMap((v) => (v.source === "query" && v.span ? [v.span] : []));
+  return other.filled.every(
+    (v) =>
+      v.source !== "query" ||
+      !v.span ||
+      spans.some((s) => s.start < (v.span?.end ?? 0) && s.end > (v.span?.start ?? 0)),
+  );
+}
+
 /** How far above a candidate that can run, one that cannot (a required value is missing) must score to win. */
 const SATISFIABLE_MARGIN = 0.12;
 
@@ -90,8 +101,14 @@ function choose(candidates: Candidate[], threshold: number): Candidate | undefin
   if (!best || best.satisfied) return best;
   // Only on evidence of its own: a bare number is not a reason to run another tool ("7 factorial" is not
   // a base conversion of 7).
+  // Nor when it would leave out a value the best one read ("when it is 9am my time, what time is it in
+  // Tokyo" is no request for Tokyo's time now, though that tool can run).
   const runnable = eligible.find(
-    (c) => c.satisfied && strongEvidence(c) && c.adjusted >= best.adjusted - SATISFIABLE_MARGIN,
+    (c) =>
+      c.satisfied &&
+      strongEvidence(c) &&
+      c.adjusted >= best.adjusted - SATISFIABLE_MARGIN &&
+      covers(c.fill, best.fill),
   );
   if (runnable)
     runnable.evidence.push(
