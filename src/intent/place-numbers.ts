@@ -88,6 +88,8 @@ export function numberCue(f: Filler, n: NumberMention, param: Param): Scored | u
     take(CUE.kind, "money amount", "kind_cue");
   if (weight === 0 && PREPOSITIONS.has(n.previous) && new RegExp(`\\b${n.previous}\\b`).test(param.hint))
     take(CUE.preposition, `number after "${n.previous}", as the description says`, "kind_cue");
+  // A number in words ("two charges") is rarely a value: only the schema's own or learned words place it.
+  if (n.words && (evidence as Evidence) === "kind_cue") return undefined;
   return weight > 0 ? { weight, how, evidence } : undefined;
 }
 
@@ -108,8 +110,22 @@ export function takesNumber(param: Param): boolean {
   );
 }
 
+/**
+ * Whether a parameter takes a rate as a fraction (5% is 0.05): a non-integer rate, return, yield or
+ * probability whose schema does not say it is in percent, or that says it is a decimal or a fraction.
+ */
+export function takesFraction(param: Param): boolean {
+  if (param.type !== "number") return false;
+  if (/\b(?:decimal|fraction)\b/.test(param.hint)) return true;
+  if (/percent|\bpct\b|%/.test(param.hint)) return false;
+  if (typeof param.schema.maximum === "number" && param.schema.maximum > 1) return false;
+  return /\b(?:rate|return|yield|growth|inflation|probability)\b/.test(param.hint);
+}
+
 export function numberValue(param: Param, n: NumberMention, negative: boolean): unknown {
-  const value = negative ? -n.value : n.value;
+  const signed = negative ? -n.value : n.value;
+  // Rounded to the digits given, so 7% is 0.07, not 0.07000000000000001.
+  const value = n.percent && takesFraction(param) ? Number((signed / 100).toPrecision(12)) : signed;
   if (param.type === "string") return n.text.trim();
   if (param.type === "array") return [value];
   return value;
@@ -191,7 +207,8 @@ export function fillNumbers(f: Filler, params: Param[]): void {
         BACKWARDS.test(f.text.slice(n.end, n.end + 40)) &&
         typeof param.schema.minimum === "number" &&
         param.schema.minimum < 0;
-      if (!fitsNumber(param, negative ? -n.value : n.value)) continue;
+      const read = numberValue(param, n, negative);
+      if (!fitsNumber(param, typeof read === "number" ? read : negative ? -n.value : n.value)) continue;
       let cue = numberCue(f, n, param);
       const k = byOrder.indexOf(param);
       if (!cue && k >= 0 && plain.includes(n)) {

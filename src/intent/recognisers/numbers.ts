@@ -45,7 +45,7 @@ function describe(
 export function findNumbers(text: string): NumberMention[] {
   const out: NumberMention[] = [];
   const pattern =
-    /(?<![\w.#])([$€£¥])?(-?\d+(?:,\d{3})*(?:\.\d+)?)(?:\s?(k|mm|m|bn|b)\b|\s+(thousand|million|billion|trillion)\b)?(\s*%)?/gi;
+    /(?<![\w.#^])([$€£¥])?(-?\d+(?:,\d{3})*(?:\.\d+)?(?:e[-+]?\d+)?)(?:\s?(k|mm|m|bn|b)\b|\s+(thousand|million|billion|trillion)\b)?(\s*%)?/gi;
   for (const match of text.matchAll(pattern)) {
     const [whole, symbol, digits = "", letter, scaleWord, percentSign] = match;
     let value = Number(digits.replace(/,/g, ""));

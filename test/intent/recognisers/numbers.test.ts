@@ -21,6 +21,14 @@ const cases: [string, [text: string, value: number, next: string, percent: boole
   ["two hundred and five people", [["two hundred and five", 205, "people", false, false]]],
   ["one month after", [["one", 1, "month", false, false]]],
   ["a dozen eggs", [["a dozen", 12, "eggs", false, false]]],
+  [
+    "charges of 1e-9 and 2E+3",
+    [
+      ["1e-9", 1e-9, "and", false, false],
+      ["2E+3", 2000, "", false, false],
+    ],
+  ],
+  ["accelerating at 9.8 m/s^2", [["9.8", 9.8, "m", false, false]]],
   ["what is 0xff in decimal", [["0xff", 255, "in", false, false]]],
   ["0b1010", [["0b1010", 10, "", false, false]]],
   [

@@ -1,0 +1,45 @@
+// A percentage for a rate: a fraction unless the schema says the rate is in percent.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { fillArguments } from "../../src/intent/index.ts";
+
+const one = (name: string, schema: Record<string, unknown>) => ({
+  type: "object",
+  properties: { [name]: schema },
+  required: [name],
+});
+
+const cases: [string, string, Record<string, unknown>, unknown][] = [
+  [
+    "a rate with no unit is a fraction",
+    "at a rate of 7%",
+    one("annual_return", { type: "number", description: "The annual return rate." }),
+    0.07,
+  ],
+  [
+    "a description that says decimal",
+    "expect 5% growth",
+    one("growth", { type: "number", description: "As a decimal, e.g. 5% is 0.05" }),
+    0.05,
+  ],
+  [
+    "a rate in percent stays in percent",
+    "at a rate of 7%",
+    one("annual_rate_percent", { type: "number" }),
+    7,
+  ],
+  [
+    "a description that says percentage",
+    "a yield of 5%",
+    one("yearly_yield", { type: "number", description: "The yield as a percentage." }),
+    5,
+  ],
+  ["a maximum above 1 means percent", "a rate of 4%", one("rate", { type: "number", maximum: 100 }), 4],
+  ["an integer cannot be a fraction", "a rate of 4%", one("rate", { type: "integer" }), 4],
+];
+
+for (const [name, query, schema, expected] of cases)
+  test(name, () => {
+    const filled = fillArguments(query, schema);
+    assert.deepEqual(Object.values(filled.arguments), [expected]);
+  });
