@@ -16,6 +16,7 @@ import {
 import type { OpaqueValue } from "./opaque.ts";
 import { fillEnums } from "./place-enums.ts";
 import { contestedEnums, fillPhrases } from "./place-learned.ts";
+import { fillLists } from "./place-lists.ts";
 import { fillNumbers, unplacedNumbers } from "./place-numbers.ts";
 import { fillFreeText } from "./place-phrases.ts";
 import { checkString, fillBooleans, fillOpaque, fillText } from "./place-text.ts";
@@ -49,6 +50,7 @@ export function fillArguments(
   fillTyped(f, params);
   const unplaced = fillZones(f, params);
   fillUnits(f, params);
+  fillLists(f, params);
   fillNumbers(f, params);
   fillBooleans(f, params);
   fillText(f, params);

@@ -77,7 +77,8 @@ export function paramsOf(schema: JsonSchema, learned: LearnedCues): Param[] {
     required: required.has(name),
     type: typeOf(child),
     hint: `${name.replace(/_/g, " ")} ${typeof child.description === "string" ? child.description : ""}`.toLowerCase(),
-    words: name.split(/[_\s-]+|(?<=[a-z])(?=[A-Z])/).map((w) => w.toLowerCase()),
+    // "year1_revenue" is the words year, 1 and revenue.
+    words: name.split(/[_\s-]+|(?<=[a-z])(?=[A-Z])|(?<=[a-zA-Z])(?=\d)/).map((w) => w.toLowerCase()),
     numeric: learned.numeric.has(name),
     before: learned.before.get(name) ?? new Set<string>(),
     after: learned.after.get(name) ?? new Set<string>(),

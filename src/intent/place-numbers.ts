@@ -84,12 +84,22 @@ export function numberCue(f: Filler, n: NumberMention, param: Param): Scored | u
     take(CUE.ownWord, "number after 'unix time'", "own_word");
   if (n.percent && /\b(?:percent|percentage|rate|pct)\b/.test(param.hint))
     take(CUE.kind, "percentage", "kind_cue");
-  if (n.money && /amount|principal|bill|price|total|cost|value|salary|income|payment/.test(param.hint))
+  // A year is a whole number of four digits, not money; it goes to a parameter named for a year.
+  if (/^\d{4}$/.test(n.text.trim()) && !n.money && param.words.includes("year"))
+    take(CUE.kind, "year", "kind_cue");
+  if (
+    n.money &&
+    /amount|principal|bill|price|total|cost|value|salary|income|payment|revenue|sales|profit|earnings|budget|balance|investment|capital|fund/.test(
+      param.hint,
+    )
+  )
     take(CUE.kind, "money amount", "kind_cue");
   if (weight === 0 && PREPOSITIONS.has(n.previous) && new RegExp(`\\b${n.previous}\\b`).test(param.hint))
     take(CUE.preposition, `number after "${n.previous}", as the description says`, "kind_cue");
   // A number in words ("two charges") is rarely a value: only the schema's own or learned words place it.
   if (n.words && (evidence as Evidence) === "kind_cue") return undefined;
+  // Nor is it a count for a list, or for one of several numbered parameters ("two points": point1, point2).
+  if (n.words && (param.type === "array" || /\d$/.test(param.name))) return undefined;
   return weight > 0 ? { weight, how, evidence } : undefined;
 }
 
