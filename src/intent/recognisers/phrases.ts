@@ -4,8 +4,18 @@
 // each word with its part of speech and knows common places, first names and organisations; a hand-made
 // word list could not tell "Monterey" from "Find". Phrases are runs of nouns and their modifiers cut at
 // punctuation, prepositions, verbs and conjunctions; a run of phrases joined by "and"/"," is a list.
-import nlp from "compromise";
+import { createRequire } from "node:module";
+import type nlpType from "compromise";
 import type { Mention } from "./span.ts";
+
+// compromise is loaded by the first request read for phrases: every other command and process (the CLI's
+// exec, validate, route) would otherwise pay for loading it at start, a large part of their time.
+const require = createRequire(import.meta.url);
+let nlp: typeof nlpType | undefined;
+const loadNlp = (): typeof nlpType => {
+  nlp ??= require("compromise") as typeof nlpType;
+  return nlp;
+};
 
 export interface PhraseMention extends Mention {
   /** The word right before it, skipping articles ("in", "by", "of"), lower case, or "". */
@@ -51,7 +61,7 @@ const POINTERS =
 const ARTICLE = /^(?:the|a|an|some|any|my|our|your|his|her|their|its)$/i;
 
 function termsOf(text: string): Term[] {
-  const sentences = nlp(text).json({ offset: true, terms: { offset: true } }) as {
+  const sentences = loadNlp()(text).json({ offset: true, terms: { offset: true } }) as {
     terms: {
       text: string;
       pre: string;
