@@ -11,6 +11,7 @@ export {
   openIndex,
   PREBUILT_INDEX,
 } from "./catalog-index.ts";
+export type { ContextSaved } from "./catalog-tokens.ts";
 export {
   type ConfigOverrides,
   configFrom,
@@ -19,7 +20,6 @@ export {
   type SwitchboardOptions,
   switchboardConfigSchema,
 } from "./config.ts";
-export type { ContextSaved } from "./context.ts";
 export { EXECUTIONS_PER_KEY, type ExecutionFilter } from "./execution-history.ts";
 export type { FeedbackOutcome, PendingVote, Voter } from "./feedback-gate.ts";
 export { formatDefinition, providerToolName, strictSchema } from "./formats.ts";

@@ -5,7 +5,7 @@ import type { CallResult, ExecutionRecord } from "../dispatch/index.ts";
 import type { FilledValue, MissingField, OpaqueKind } from "../intent/index.ts";
 import type { DenseState } from "../router/index.ts";
 import type { SynthesisIssue, SynthesisStage, TestRun } from "../synth/index.ts";
-import type { ContextSaved } from "./context.ts";
+import type { ContextSaved } from "./catalog-tokens.ts";
 import type { ExecutionFilter } from "./execution-history.ts";
 import type { FeedbackOutcome, PendingVote, Voter } from "./feedback-gate.ts";
 import type { Metrics } from "./metrics.ts";
