@@ -8,13 +8,17 @@ import { routeAndExecuteWith } from "../../src/app/route-and-execute-service.ts"
 
 test("a query over maxRequestChars is refused before any service is reached", async () => {
   const reached: string[] = [];
-  // Every dependency records that it was reached: the refusal must come first.
+  // Every dependency records that it was reached and fails: the refusal must come first.
+  const reach = (what: string): never => {
+    reached.push(what);
+    throw new Error(`${what} was reached`);
+  };
   const answer = routeAndExecuteWith({
     config: { maxRequestChars: 100 },
-    routing: { route: async () => Promise.reject(new Error(`${reached.push("route")}`)) },
-    directory: { get: () => (reached.push("getTool"), undefined) },
-    execution: { runValidated: async () => Promise.reject(new Error(`${reached.push("run")}`)) },
-    synthesis: { synthesizeAndRun: async () => Promise.reject(new Error(`${reached.push("synthesize")}`)) },
+    routing: { route: async () => reach("route") },
+    directory: { get: () => reach("getTool") },
+    execution: { runValidated: async () => reach("run") },
+    synthesis: { synthesizeAndRun: async () => reach("synthesize") },
   });
   await assert.rejects(answer({ query: `convert ${"1".repeat(200)} euros` }), (error: unknown) => {
     assert.ok(error instanceof AppError);
