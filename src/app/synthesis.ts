@@ -4,11 +4,10 @@
 // private and pending (tool-access.ts), within the key's synthesis budget (agent-synthesis.ts).
 import type { Capabilities, SynthesisProvenance, ToolRegistry } from "../catalog/index.ts";
 import type { Logger } from "../config/index.ts";
+import { type LlmConfig, LlmError } from "../llm/index.ts";
 import {
   type IntentOutcome,
   type IntentRequest,
-  type LlmConfig,
-  LlmError,
   type SynthesisOutcome,
   synthesizeFromIntent,
   synthesize as synthesizeTool,

@@ -11,7 +11,7 @@
 import type { HttpBinding, SchemaIssue, Tool } from "../catalog/index.ts";
 import { type Provider, withContextModifier } from "../dispatch/index.ts";
 import { BodyTooLargeError, type EgressPolicy, publicOnly, readCappedBody } from "../egress/index.ts";
-import { changesIn, readable } from "./context.ts";
+import { changesIn, readable } from "./declared-context.ts";
 import { BindingError, type Grants, OPERATOR_GRANTS, readSecret } from "./secrets.ts";
 
 const DEFAULT_TIMEOUT_MS = 30_000;

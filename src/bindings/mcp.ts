@@ -7,7 +7,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { McpBinding, Tool } from "../catalog/index.ts";
 import { type Provider, withContextModifier } from "../dispatch/index.ts";
 import { type EgressPolicy, publicOnly } from "../egress/index.ts";
-import { allowedChanges, readable } from "./context.ts";
+import { allowedChanges, readable } from "./declared-context.ts";
 import { BindingError, fillEnvTemplate, type Grants, OPERATOR_GRANTS } from "./secrets.ts";
 
 /** A result the MCP server marked `isError`: the tool ran and refused; `content` is what it said. */

@@ -7,7 +7,7 @@ import { basename } from "node:path";
 import type { SandboxBinding, Tool } from "../catalog/index.ts";
 import { CallTimeoutError, type Provider, withContextModifier } from "../dispatch/index.ts";
 import { checkCode, type Sandbox, SandboxError } from "../synth/index.ts";
-import { allowedChanges, readable } from "./context.ts";
+import { allowedChanges, readable } from "./declared-context.ts";
 import { BindingError, type Grants, OPERATOR_GRANTS } from "./secrets.ts";
 
 // What a tool's own code does with its input: arguments it cannot take, code the sandbox refuses, output

@@ -11,7 +11,7 @@ import { Semaphore } from "./bulkhead.ts";
 import { type CacheLink, ResultCache } from "./cache.ts";
 import { Call } from "./call.ts";
 import { classify } from "./classify.ts";
-import { applyPatches } from "./context.ts";
+import { applyPatches } from "./context-modifiers.ts";
 import { CancelledError, SchemaError } from "./errors.ts";
 import type { DispatchEvents } from "./events.ts";
 import { KeyBudgets } from "./key-budgets.ts";

@@ -1,7 +1,7 @@
 export type { BreakerInfo } from "./breaker.ts";
 export type { CacheLink } from "./cache.ts";
 export { type Classified, classify, parseRetryAfter } from "./classify.ts";
-export { type ContextModified, withContextModifier } from "./context.ts";
+export { type ContextModified, withContextModifier } from "./context-modifiers.ts";
 export { Dispatcher, type DispatcherDeps } from "./dispatcher.ts";
 export { CallTimeoutError, CancelledError, DispatchError, SchemaError } from "./errors.ts";
 export type { DispatchEvents, FallbackNotice, RejectedNotice, RetryNotice } from "./events.ts";

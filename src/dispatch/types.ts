@@ -8,7 +8,7 @@ export interface InvokeOptions {
   /** Aborted on the call's timeout or when the batch is cancelled. */
   signal: AbortSignal;
   callId: string;
-  /** The context as it was when the batch started; changes land only after the batch (see context.ts). */
+  /** The context as it was when the batch started; changes land only after the batch (see context-modifiers.ts). */
   context: CallContext;
 }
 

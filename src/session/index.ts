@@ -1,5 +1,5 @@
 // Sessions: the context a session's tool calls share, stored behind a small get/update interface.
-export { SessionContexts, type SessionRun } from "./contexts.ts";
+export { SessionContexts, type SessionRun } from "./session-contexts.ts";
 export {
   type Context,
   type ContextBounds,

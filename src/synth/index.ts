@@ -2,15 +2,11 @@ export type { BrowserCapability } from "./capability-requests.ts";
 export { checkCode } from "./check.ts";
 export { type ConsoleLine, SandboxError, type SandboxErrorKind, type Violation } from "./errors.ts";
 export {
-  type ChatMessage,
-  chatCompletion,
   type IntentDeps,
   type IntentOutcome,
   type IntentRequest,
-  type LlmConfig,
-  LlmError,
   synthesizeFromIntent,
-} from "./llm.ts";
+} from "./from-intent.ts";
 export {
   Sandbox,
   type SandboxOptions,

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, beforeEach, describe, it } from "node:test";
-import { LlmError, Sandbox, synthesizeFromIntent } from "../../src/synth/index.ts";
+import { LlmError } from "../../src/llm/index.ts";
+import { Sandbox, synthesizeFromIntent } from "../../src/synth/index.ts";
 import { scaled } from "../load-factor.ts";
 
 // A stand-in for an OpenAI-compatible chat-completions endpoint: it records each request and answers

@@ -14,7 +14,7 @@ import {
   questionFor,
   routingText,
 } from "../../intent/index.ts";
-import { type LlmConfig, LlmError } from "../../synth/index.ts";
+import { type LlmConfig, LlmError } from "../../llm/index.ts";
 import type { RouteAndExecuteRequest, RouteRequest } from "../requests.ts";
 import type { AskUser, RouteAndExecuteResponse, RouteResponse, Step } from "../types.ts";
 import { askForMissing } from "./ask.ts";

@@ -3,7 +3,7 @@
 // still-invalid value left out, so a required one ends as needs_input rather than a guess.
 import { type Tool, validateAgainstSchema } from "../../catalog/index.ts";
 import type { FilledValue, FillResult } from "../../intent/index.ts";
-import { type ChatMessage, chatCompletion, type LlmConfig } from "../../synth/index.ts";
+import { type ChatMessage, chatCompletion, type LlmConfig } from "../../llm/index.ts";
 import { fromStrictArguments, providerToolName, strictSchema } from "../formats.ts";
 
 type JsonSchema = Record<string, unknown>;

@@ -4,7 +4,7 @@
 import { type SchemaCheck, schemaCheck, type Tool } from "../../catalog/index.ts";
 import { applyBudget, fitsBudget } from "../budget.ts";
 import type { AttemptSink, Call } from "../call.ts";
-import { outputOf, patchOf } from "../context.ts";
+import { outputOf, patchOf } from "../context-modifiers.ts";
 import { normaliseOutput } from "../normalise.ts";
 import type { Pending } from "../pending.ts";
 import type { Next, Stage } from "../pipeline.ts";

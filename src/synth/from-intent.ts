@@ -1,23 +1,15 @@
-// The second code provider: an OpenAI-compatible chat-completions endpoint writes the tool from an intent,
-// and every structured failure is sent back to it for another attempt, up to `maxRounds` (the closed
-// self-correction loop). The wire format is the plain chat-completions one, spoken over fetch: any
-// OpenAI-compatible server (vLLM, llama.cpp, Ollama, hosted APIs) answers it, and no SDK is needed for
-// one POST.
+// The second code provider: the configured LLM (src/llm) writes the tool from an intent, and every
+// structured failure is sent back to it for another attempt, up to `maxRounds` (the closed
+// self-correction loop).
 import { z } from "zod";
 import type { Capabilities } from "../catalog/index.ts";
+import { type ChatMessage, chatCompletion, type LlmConfig } from "../llm/index.ts";
 import {
   type SynthesisDeps,
   type SynthesisFailure,
   type SynthesisOutcome,
   synthesize,
 } from "./synthesize.ts";
-
-export interface LlmConfig {
-  /** e.g. "https://api.openai.com/v1"; "/chat/completions" is appended. */
-  baseUrl: string;
-  model: string;
-  apiKey?: string;
-}
 
 export interface IntentRequest {
   /** What the tool should do, in plain words (the unmatched query). */
@@ -48,25 +40,6 @@ export interface IntentDeps extends SynthesisDeps {
 }
 
 export type IntentOutcome = SynthesisOutcome & { rounds: number };
-
-/** The endpoint could not be asked (network, HTTP status, malformed reply envelope). */
-export class LlmError extends Error {
-  readonly status: number | undefined;
-  constructor(message: string, status?: number) {
-    super(message);
-    this.name = "LlmError";
-    this.status = status;
-  }
-}
-
-export interface ChatMessage {
-  role: "system" | "user" | "assistant";
-  content: string;
-}
-
-const chatReplySchema = z.object({
-  choices: z.array(z.object({ message: z.object({ content: z.string() }) })).min(1),
-});
 
 const proposalSchema = z.looseObject({
   name: z.string().optional(),
@@ -124,52 +97,6 @@ function feedback(failure: SynthesisFailure): string {
   ].join("\n");
 }
 
-/** One chat completion; `extra` adds body fields such as a structured-output `response_format`. */
-export async function chatCompletion(
-  llm: LlmConfig,
-  messages: ChatMessage[],
-  options: { signal?: AbortSignal; timeoutMs?: number; extra?: Record<string, unknown> } = {},
-): Promise<string> {
-  return ask(llm, messages, { llmTimeoutMs: options.timeoutMs, signal: options.signal }, options.extra);
-}
-
-async function ask(
-  llm: LlmConfig,
-  messages: ChatMessage[],
-  deps: { llmTimeoutMs?: number | undefined; signal?: AbortSignal | undefined },
-  extra: Record<string, unknown> = {},
-): Promise<string> {
-  const url = `${llm.baseUrl.replace(/\/+$/, "")}/chat/completions`;
-  const signals = [AbortSignal.timeout(deps.llmTimeoutMs ?? 60_000), ...(deps.signal ? [deps.signal] : [])];
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        ...(llm.apiKey ? { authorization: `Bearer ${llm.apiKey}` } : {}),
-      },
-      body: JSON.stringify({ model: llm.model, messages, temperature: 0, ...extra }),
-      signal: AbortSignal.any(signals),
-    });
-  } catch (error) {
-    throw new LlmError(`the LLM endpoint ${url} is unreachable: ${(error as Error).message}`);
-  }
-  const text = await response.text();
-  if (!response.ok)
-    throw new LlmError(
-      `the LLM endpoint answered ${response.status}: ${text.slice(0, 300)}`,
-      response.status,
-    );
-  let reply: z.infer<typeof chatReplySchema>;
-  try {
-    reply = chatReplySchema.parse(JSON.parse(text));
-  } catch {
-    throw new LlmError(`the LLM endpoint's reply is not a chat completion: ${text.slice(0, 300)}`);
-  }
-  return (reply.choices[0] as { message: { content: string } }).message.content;
-}
-
 /** The JSON object in a reply, which models sometimes wrap in a ```json fence or in prose. */
 function proposalFrom(content: string): { proposal: z.infer<typeof proposalSchema> } | SynthesisFailure {
   const fenced = /```(?:json)?\s*\n([\s\S]*?)```/.exec(content)?.[1];
@@ -198,7 +125,10 @@ export async function synthesizeFromIntent(request: IntentRequest, deps: IntentD
   ];
   let last: SynthesisFailure | undefined;
   for (let round = 1; round <= maxRounds; round++) {
-    const content = await ask(deps.llm, messages, deps);
+    const content = await chatCompletion(deps.llm, messages, {
+      timeoutMs: deps.llmTimeoutMs,
+      signal: deps.signal,
+    });
     messages.push({ role: "assistant", content });
     const reply = proposalFrom(content);
     let outcome: SynthesisOutcome;
