@@ -81,6 +81,9 @@ function describe(address: Address): string {
 }
 
 export function createEgressPolicy(options: EgressOptions = {}): EgressPolicy {
+  // Loaded in the next idle moment rather than inside the first request's deadline: a tool's first fetch
+  // with a short timeout must not pay for it. Not at import, which every CLI command's start would pay.
+  setImmediate(() => loadUndici()).unref();
   const rules: EgressRule[] = (options.allow ?? []).map(parseRule);
   const resolve = options.resolve ?? systemResolver;
 
