@@ -23,6 +23,7 @@ import { checkString, fillBooleans, fillOpaque, fillText } from "./place-text.ts
 import { fillTyped, unplacedDates } from "./place-typed.ts";
 import { fillUnits } from "./place-units.ts";
 import { fillZones } from "./place-zones.ts";
+import { severalValues } from "./several-values.ts";
 
 export type { FilledValue, FillOptions, FillResult, MissingField };
 
@@ -55,7 +56,12 @@ export function fillArguments(
   fillBooleans(f, params);
   fillText(f, params);
   fillFreeText(f, params);
-  const ambiguous = [...contested, ...unplacedNumbers(f, params), ...unplacedDates(f, params)];
+  const ambiguous = [
+    ...contested,
+    ...unplacedNumbers(f, params),
+    ...unplacedDates(f, params),
+    ...severalValues(f, params),
+  ];
   for (const param of params) {
     if (f.has(param) && !checkString(param, f.args[param.name]) && !(param.name in supplied)) {
       delete f.args[param.name];

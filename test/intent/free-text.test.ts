@@ -84,3 +84,18 @@ test("a required name nothing in the request gives is missing, never invented", 
     ["musician"],
   );
 });
+
+test("several values for one single-valued parameter are asked about, not run as one call", () => {
+  const weather = schema({ city: str("The city") }, ["city"]);
+  const places = fillArguments("What is the weather in Paris and London?", weather);
+  assert.deepEqual(
+    places.missing.map((m) => [m.field, m.reason]),
+    [["city", "the request names several values for it (Paris, London): one call each?"]],
+  );
+  const play = schema({ minutes: { type: "integer", description: "How long" } }, ["minutes"]);
+  const numbers = fillArguments("play for 20 minutes and 15 minutes", play);
+  assert.deepEqual(
+    numbers.missing.map((m) => m.field),
+    ["minutes"],
+  );
+});

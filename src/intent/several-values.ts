@@ -1,0 +1,54 @@
+// A request that names several values for one single-valued parameter ("the weather in Paris and London",
+// "20 minutes and 15 minutes respectively") asks for several calls, not one: running the first alone
+// would answer half of it and look complete. Such a parameter is reported as ambiguous, with every value,
+// so the caller asks, or splits the request into one call per value.
+import type { Filler, MissingField, Param } from "./filler.ts";
+import type { NumberMention } from "./mentions.ts";
+import { findPhrases } from "./recognisers/phrases.ts";
+
+/** Numbers joined by "and", "or" or a comma with the same word after them ("20 minutes and 15 minutes"). */
+function sameKindNumbers(f: Filler, placed: NumberMention): NumberMention[] {
+  return f.mentions.numbers.filter(
+    (n) =>
+      n !== placed &&
+      f.free(n) &&
+      !n.words &&
+      n.next !== "" &&
+      n.next === placed.next &&
+      /^[\s\S]{0,40}?\b(?:and|or)\b|,/.test(
+        f.text.slice(Math.min(n.end, placed.end), Math.max(n.start, placed.start)),
+      ),
+  );
+}
+
+export function severalValues(f: Filler, params: Param[]): MissingField[] {
+  const missing: MissingField[] = [];
+  const scalar = (field: string) => params.find((p) => p.name === field && p.type !== "array");
+  const respectively = /\brespectively\b/i.test(f.text);
+  for (const value of f.filled) {
+    const param = value.source === "query" && value.span ? scalar(value.field) : undefined;
+    if (!param || !value.span) continue;
+    const span = value.span;
+    let others: string[] = [];
+    if (typeof value.value === "string" && value.evidence?.startsWith("text_")) {
+      const phrases = findPhrases(f.text);
+      const own = phrases.find((p) => p.start <= span.start && p.end >= span.end);
+      if (own?.list !== undefined)
+        others = phrases.filter((p) => p.list === own.list && p !== own).map((p) => p.text);
+    } else if (typeof value.value === "number") {
+      const own = f.mentions.numbers.find((n) => n.start === span.start && n.end === span.end);
+      if (own) others = sameKindNumbers(f, own).map((n) => n.text.trim());
+      if (others.length === 0 && respectively && own)
+        others = f.mentions.numbers
+          .filter((n) => n !== own && f.free(n) && !n.words)
+          .map((n) => n.text.trim());
+    }
+    if (others.length > 0)
+      missing.push({
+        field: param.name,
+        schema: param.schema,
+        reason: `the request names several values for it (${[span.text, ...others].join(", ")}): one call each?`,
+      });
+  }
+  return missing;
+}
