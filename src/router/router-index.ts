@@ -2,6 +2,7 @@
 // by use) in the dense HNSW index and the exact vector store, BM25 and subword over the tools' words, the
 // departments of tier 1, and the no-tool class; kept in sync with the catalog and persisted. Query-time
 // scoring (router.ts) and calibration (calibrate.ts) read it; only this file changes it.
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Tool } from "../catalog/index.ts";
 import type { Embedder } from "../embed/index.ts";
 import type { Calibration } from "./calibration.ts";
@@ -30,14 +31,25 @@ export type RouterEmbedder = Pick<Embedder, "id" | "dimension" | "embed">;
  */
 const EMBED_CHUNK = 256;
 
+/**
+ * Graph inserts between turns of the event loop while indexing. An insert into a large graph takes about a
+ * millisecond; a whole chunk at once would hold the thread that hands the embedder's workers their next
+ * batch (so they idle) and that answers routes (which a background fill keeps serving).
+ */
+const INSERTS_PER_TURN = 16;
+
 /** How much less a tool's single closest example counts than the mean of its two closest (see scoreByExamples). */
 const SINGLE_EXAMPLE_DISCOUNT = 0.05;
 
-/** A tool's main vector, its examples' vectors and their normalised mean. */
+/**
+ * A tool's main entry and example entries (labels in the vector store), and the length of its examples'
+ * vector sum: the query's similarity to their normalised mean is the sum of its similarities to each,
+ * divided by that length, so the mean needs no product of its own.
+ */
 interface ExampleSet {
-  main: Float32Array | undefined;
-  examples: Float32Array[];
-  centroid: Float32Array;
+  main: number | undefined;
+  examples: number[];
+  sumLength: number;
 }
 
 function entryKey(tool: string | null, text: string): string {
@@ -212,6 +224,7 @@ export class RouterIndex {
    * (measured in docs/performance.md, "Router"). `excluded`: calibration's held-out entries, left out.
    */
   scoreByExamples(dense: Map<number, number>, vector: Float32Array, excluded?: Set<number>): void {
+    this.vectors.query(vector);
     for (const tool of dense.keys()) {
       // Most tools of a large catalog have no examples: skipped before the cache (which would otherwise gain
       // a null for every tool any route ever considered) and before building their main text for nothing.
@@ -221,17 +234,19 @@ export class RouterIndex {
       if (!set) continue;
       let first = -1;
       let second = -1;
+      let total = 0;
       for (const example of set.examples) {
-        const s = dot(vector, example);
+        const s = this.vectors.similarity(example);
+        total += s;
         if (s > first) {
           second = first;
           first = s;
         } else if (s > second) second = s;
       }
-      const main = set.main ? dot(vector, set.main) : -1;
+      const main = set.main === undefined ? -1 : this.vectors.similarity(set.main);
       dense.set(
         tool,
-        Math.max(main, first - SINGLE_EXAMPLE_DISCOUNT, (first + second) / 2, dot(vector, set.centroid)),
+        Math.max(main, first - SINGLE_EXAMPLE_DISCOUNT, (first + second) / 2, total / set.sumLength),
       );
     }
   }
@@ -249,20 +264,20 @@ export class RouterIndex {
     const tool = this.tools.get(name);
     if (!tool) return null;
     const mainOf = mainText(tool);
-    let main: Float32Array | undefined;
-    const examples: Float32Array[] = [];
+    let main: number | undefined;
+    const examples: number[] = [];
     for (const label of this.files.labelsOf(name)) {
-      const v = this.vectors.get(label);
-      if (!v || excluded?.has(label)) continue;
-      if (this.files.entries.get(label)?.text === mainOf) main = v;
-      else examples.push(v);
+      if (!this.vectors.has(label) || excluded?.has(label)) continue;
+      if (this.files.entries.get(label)?.text === mainOf) main = label;
+      else examples.push(label);
     }
     if (examples.length < 2) return null;
-    const centroid = new Float32Array((examples[0] as Float32Array).length);
-    for (const v of examples) for (let i = 0; i < v.length; i++) (centroid[i] as number) += v[i] as number;
-    const norm = Math.sqrt(dot(centroid, centroid)) || 1;
-    for (let i = 0; i < centroid.length; i++) (centroid[i] as number) /= norm;
-    return { main, examples, centroid };
+    const sum = new Float32Array(this.vectors.dimension);
+    for (const label of examples) {
+      const v = this.vectors.view(label) as Float32Array;
+      for (let i = 0; i < v.length; i++) (sum[i] as number) += v[i] as number;
+    }
+    return { main, examples, sumLength: Math.sqrt(dot(sum, sum)) || 1 };
   }
 
   /**
@@ -337,6 +352,7 @@ export class RouterIndex {
         this.dense.add(label, vector);
         this.files.setEntry(label, m);
         this.vectors.set(label, vector);
+        if (next % INSERTS_PER_TURN === INSERTS_PER_TURN - 1) await nextTurn();
       }
       onProgress?.(next, missing.length);
       // Stopped (the router is closing): what is in stays in and is saved; a reopen embeds the rest.

@@ -67,10 +67,24 @@ export class Tiers {
 }
 
 /**
+ * Tools per department that the centroids are fitted on. Like faiss's `max_points_per_centroid`: past a few
+ * dozen points per centroid a larger sample barely moves the centroids, and every round costs n·k products.
+ */
+const FIT_POINTS_PER_CENTROID = 64;
+
+/**
  * Departments for a catalog without categories: k-means (k-means++ seeding, a fixed number of rounds) over
- * the tools' vectors. Hand-written: twenty lines, and no maintained k-means package ships typed ESM.
+ * the tools' vectors, fitted on an evenly spread sample of a large catalog, then every tool assigned once.
+ * Hand-written: twenty lines, and no maintained k-means package ships typed ESM.
  */
 export function cluster(vectors: readonly Float32Array[], k: number, seed = 1): number[] {
+  const stride = Math.max(1, Math.floor(vectors.length / (k * FIT_POINTS_PER_CENTROID)));
+  const sample = stride === 1 ? vectors : vectors.filter((_, i) => i % stride === 0);
+  const centroids = fitCentroids(sample, k, seed);
+  return vectors.map((v) => argmax(centroids.map((c) => dot(v, c))));
+}
+
+function fitCentroids(vectors: readonly Float32Array[], k: number, seed: number): Float32Array[] {
   let state = seed;
   const rand = () => {
     state = (state * 1103515245 + 12345) % 2147483648;
@@ -90,18 +104,17 @@ export function cluster(vectors: readonly Float32Array[], k: number, seed = 1): 
       nearest[i] = Math.min(nearest[i] ?? 1, 1 - dot(v, c));
     });
   }
-  let assignment = vectors.map(() => 0);
   for (let round = 0; round < 8; round++) {
-    assignment = vectors.map((v) => argmax(centroids.map((c) => dot(v, c))));
-    for (let j = 0; j < centroids.length; j++) {
-      const sum = new Float32Array(vectors[0]?.length ?? 0);
-      vectors.forEach((v, i) => {
-        if (assignment[i] === j) for (let d = 0; d < sum.length; d++) sum[d] = (sum[d] ?? 0) + (v[d] ?? 0);
-      });
-      if (sum.some((x) => x !== 0)) centroids[j] = unit(sum);
+    const sums = centroids.map(() => new Float32Array(vectors[0]?.length ?? 0));
+    for (const v of vectors) {
+      const sum = sums[argmax(centroids.map((c) => dot(v, c)))] as Float32Array;
+      for (let d = 0; d < sum.length; d++) sum[d] = (sum[d] as number) + (v[d] as number);
     }
+    sums.forEach((sum, j) => {
+      if (sum.some((x) => x !== 0)) centroids[j] = unit(sum);
+    });
   }
-  return assignment;
+  return centroids;
 }
 
 /**
