@@ -5,9 +5,11 @@
 // filled and judged as eval-requests judges (a call on a request that should have asked or declined, or
 // with the wrong output, is wrong). Each kind of evidence gets the share of right calls among the calls
 // that used it (add-one smoothed: a kind the data never saw sits at 0.5); a call's confidence is its least
-// sure value's. The bar is the lowest table value above that uninformed 0.5 at which the held-out sets,
-// pooled, stay at most 2% silently wrong; the table printed is fitted on every set.
-//   npx node scripts/fit-fill-confidence.ts [--sets dev,test,test2,test3,test4,heldout-2026-12]
+// sure value's. BFCL-format files (--bfcl) add one set per category: each question answered with its own
+// functions, a one-call answer with every value at hand labelled right when it matches the ground truth (a
+// call on an irrelevance question is wrong). The bar is the lowest table value above that uninformed 0.5 at
+// which every held-out set stays at most 2% silently wrong; the table printed is fitted on every set.
+//   npx node scripts/fit-fill-confidence.ts [--sets dev,test,…] [--bfcl ../shared/eval/bfcl/BFCL_v4_simple_python.json,…]
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +17,7 @@ import { parseArgs } from "node:util";
 import {
   configFrom,
   containsExpected,
+  evaluateFunctions,
   type LabelledRequest,
   openSwitchboard,
   readLabelledRequests,
@@ -22,7 +25,7 @@ import {
 import { createLogger, readEnv } from "../src/config/index.ts";
 import { type Evidence, FILL_CONFIDENCE, type FilledValue, fillConfidence } from "../src/intent/index.ts";
 
-const { values } = parseArgs({ options: { sets: { type: "string" } } });
+const { values } = parseArgs({ options: { sets: { type: "string" }, bfcl: { type: "string" } } });
 
 /** Silently wrong calls allowed per request, on sets the table was not fitted on. */
 const MAX_SILENT_RATE = 0.02;
@@ -78,6 +81,30 @@ async function label(sets: string[]): Promise<{ calls: Labelled[]; requests: Map
   return { calls, requests };
 }
 
+/** BFCL questions as labelled calls, one set per category. */
+async function labelFunctions(
+  files: string[],
+): Promise<{ calls: Labelled[]; requests: Map<string, number> }> {
+  const env = readEnv();
+  const report = await evaluateFunctions(files, {
+    settings: {
+      embedder: {
+        kind: env.SWITCHBOARD_EMBEDDER,
+        ...(env.SWITCHBOARD_MODEL ? { model: env.SWITCHBOARD_MODEL } : {}),
+      },
+    },
+  });
+  const requests = new Map<string, number>();
+  const calls: Labelled[] = [];
+  for (const outcome of report.outcomes) {
+    const set = `bfcl-${outcome.category}`;
+    requests.set(set, (requests.get(set) ?? 0) + 1);
+    if (outcome.proposed)
+      calls.push({ set, kinds: outcome.proposed.evidence, right: outcome.proposed.right });
+  }
+  return { calls, requests };
+}
+
 function fitTable(calls: Labelled[]): Record<Evidence, number> {
   const table = { ...FILL_CONFIDENCE } as Record<Evidence, number>;
   for (const kind of Object.keys(table) as Evidence[]) {
@@ -91,7 +118,13 @@ function fitTable(calls: Labelled[]): Record<Evidence, number> {
 const sets =
   values.sets?.split(",") ??
   (await readdir("catalog/eval")).flatMap((f) => /^requests-(.+)\.jsonl$/.exec(f)?.[1] ?? []).sort();
-const { calls, requests } = await label(sets);
+const labelled = await label(sets);
+const functions = values.bfcl
+  ? await labelFunctions(values.bfcl.split(","))
+  : { calls: [], requests: new Map() };
+const calls = [...labelled.calls, ...functions.calls];
+const requests = new Map([...labelled.requests, ...functions.requests]);
+sets.push(...functions.requests.keys());
 const table = fitTable(calls);
 // Out of fold: each set's calls with their confidence under the table fitted without that set.
 const outOfFold = sets.flatMap((held) => {
@@ -121,7 +154,7 @@ const rows = bars.map((bar) => {
     bySet,
   };
 });
-const chosen = rows.find((r) => r.rate <= MAX_SILENT_RATE);
+const chosen = rows.find((r) => Object.values(r.bySet).every((s) => s.rate <= MAX_SILENT_RATE));
 console.log(
   JSON.stringify(
     {

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Tool, toolsFromFunctions } from "../../catalog/index.ts";
 import type { Logger } from "../../config/index.ts";
+import type { Evidence } from "../../intent/index.ts";
 import type { SwitchboardOptions } from "../config.ts";
 import { openSwitchboard } from "../switchboard.ts";
 import { AppError, type RouteAndExecuteResponse } from "../types.ts";
@@ -68,6 +69,11 @@ export interface QuestionOutcome {
   hiddenOrRepeated: boolean;
   expectsCall: boolean;
   refused?: string;
+  /**
+   * A one-call answer whose every value was at hand (run, or held under the confidence bar): the kinds of
+   * evidence its values rest on, and whether that call is right. What the confidence fit labels.
+   */
+  proposed?: { evidence: Evidence[]; right: boolean };
 }
 
 function partsOf(answer: RouteAndExecuteResponse): RouteAndExecuteResponse[] {
@@ -136,7 +142,28 @@ function judge(
     hiddenOrRepeated:
       !sameCalls(calls, madeReceived) || new Set(madeReceived.map(key)).size < madeReceived.length,
     expectsCall,
+    ...proposedCall(answer, own, truth, schemaOf),
   };
+}
+
+/** The call a one-intent answer had every value for, whether it ran or was held under the bar. */
+function proposedCall(
+  answer: RouteAndExecuteResponse,
+  own: (name: string) => string,
+  truth: LoadedQuestion["groundTruth"],
+  schemaOf: (name: string) => Schema | undefined,
+): Pick<QuestionOutcome, "proposed"> {
+  if (answer.intents) return {};
+  const step = answer.steps.find((s) => s.step === "arguments");
+  if (step?.step !== "arguments" || !step.ready) return {};
+  const fromQuery = step.filled.filter((v) => v.source === "query");
+  if (fromQuery.length === 0) return {};
+  const call = {
+    name: own(step.tool),
+    arguments: Object.fromEntries(step.filled.map((v) => [v.field, v.value])),
+  };
+  const right = truth !== undefined && truth.length > 0 && callsMatch([call], truth, schemaOf);
+  return { proposed: { evidence: fromQuery.map((v) => v.evidence ?? "order"), right } };
 }
 
 export interface CategoryReport {
