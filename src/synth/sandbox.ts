@@ -10,8 +10,9 @@
 // and validates every message a host sends (protocol.ts).
 //
 // Calls wait in one queue per tool, served round robin, so that a flood into one slow tool does not hold
-// back the others; a call's deadline counts from `run`, queueing included (unless no host was ready). A
-// tool sticks to the host that ran it last, where its warm isolates are.
+// back the others; a call's deadline counts from `run`, queueing included, except while no host is ready
+// (the pool starting, or every host being replaced): that wait is not the tool's. A tool sticks to the host
+// that ran it last, where its warm isolates are.
 import { availableParallelism } from "node:os";
 import { LRUCache } from "lru-cache";
 import type { Capabilities } from "../catalog/index.ts";
@@ -48,8 +49,6 @@ interface PendingCall extends HostedCall {
   timeoutMs: number;
   host: SandboxHost | undefined;
   settled: boolean;
-  /** Starts the deadline (at once, or when the call reaches a host if none was ready). */
-  startClock(): void;
   settle(outcome: SandboxRunResult | undefined | SandboxError): void;
 }
 
@@ -76,6 +75,10 @@ export class Sandbox {
   private startFailures = 0;
   private lastStartFailure = "";
   private closed = false;
+  /** Milliseconds during which no host was ready, over the sandbox's life, up to `hostlessSince`. */
+  private hostlessMs = 0;
+  /** When the pool last had no ready host, while it has none (from the start until the first is ready). */
+  private hostlessSince: number | undefined = performance.now();
   /** Who waits for a ready host (whenReady). */
   private readyWaiters: { resolve(): void; reject(error: Error): void }[] = [];
 
@@ -210,7 +213,6 @@ export class Sandbox {
         timeoutMs,
         host: undefined,
         settled: false,
-        startClock: () => {},
         get signal() {
           controller ??= new AbortController();
           if (call.settled) controller.abort();
@@ -234,22 +236,24 @@ export class Sandbox {
             ),
           ),
       };
-      let timer: NodeJS.Timeout | undefined;
-      call.startClock = () => {
-        timer ??= setTimeout(
-          () =>
-            this.end(
-              call,
-              "timeout",
-              new SandboxError("timeout", `the tool did not finish within ${timeoutMs} ms; it was stopped`),
-            ),
-          timeoutMs,
+      // Waiting while no host is ready (the pool starting, or every host being replaced) is not the
+      // tool's time, so a call still queued at its deadline gets that time back; waiting behind other calls
+      // is its time. A host that does not start is bounded by HOST_START_TIMEOUT_MS and MAX_START_FAILURES.
+      let hostlessSeen = this.hostless();
+      const expire = () => {
+        const owed = this.hostless() - hostlessSeen;
+        if (call.host === undefined && owed > 0) {
+          hostlessSeen += owed;
+          timer = setTimeout(expire, owed);
+          return;
+        }
+        this.end(
+          call,
+          "timeout",
+          new SandboxError("timeout", `the tool did not finish within ${timeoutMs} ms; it was stopped`),
         );
       };
-      // Waiting while no host exists yet (the pool starting, or every host being replaced) is not the
-      // tool's time; waiting behind other calls is. A host that does not start is bounded by
-      // HOST_START_TIMEOUT_MS and MAX_START_FAILURES.
-      if (this.hosts.some((host) => host.ready && !host.dead)) call.startClock();
+      let timer = setTimeout(expire, timeoutMs);
       const onAbort = () =>
         this.end(call, "cancelled", new SandboxError("cancelled", "the run was cancelled"));
       signal?.addEventListener("abort", onAbort, { once: true });
@@ -345,7 +349,6 @@ export class Sandbox {
       if (calls.length > 0) this.queue.set(toolId, calls);
       call.host = host;
       call.entry.host = host;
-      call.startClock();
       host.start(call, {
         t: "run",
         call: call.id,
@@ -374,6 +377,12 @@ export class Sandbox {
     return best;
   }
 
+  /** How long the pool has had no ready host, in total, up to now. */
+  private hostless(): number {
+    const now = performance.now();
+    return this.hostlessMs + (this.hostlessSince === undefined ? 0 : now - this.hostlessSince);
+  }
+
   private fillPool(): void {
     while (!this.closed && this.hosts.length < this.hostCount) {
       const host: SandboxHost = new SandboxHost({
@@ -383,6 +392,10 @@ export class Sandbox {
         requests: this.requests,
         onReady: () => {
           this.startFailures = 0;
+          if (this.hostlessSince !== undefined) {
+            this.hostlessMs += performance.now() - this.hostlessSince;
+            this.hostlessSince = undefined;
+          }
           for (const waiter of this.readyWaiters.splice(0)) waiter.resolve();
           this.pump();
         },
@@ -397,6 +410,7 @@ export class Sandbox {
     const at = this.hosts.indexOf(host);
     if (at >= 0) this.hosts.splice(at, 1);
     if (this.closed) return;
+    if (!this.hosts.some((other) => other.ready && !other.dead)) this.hostlessSince ??= performance.now();
     if (!wasReady) {
       this.startFailures += 1;
       this.lastStartFailure = reason;

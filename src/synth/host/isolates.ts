@@ -15,8 +15,14 @@ import { authorColumn, STRICT_PREFIX } from "./strict.ts";
 
 const PRELUDE = readFileSync(new URL("../../../sandbox/prelude.js", import.meta.url), "utf8");
 
-/** Preparing a context (prelude, tool declaration) is bounded by this, apart from the call's deadline. */
-const SETUP_TIMEOUT_MS = 2_000;
+/** Running the tool's top level (one function declaration) is bounded by this, apart from the call's deadline. */
+const DECLARE_TIMEOUT_MS = 2_000;
+/**
+ * The prelude's own steps (taming the realm, binding a tool) are bounded only so that a fault in them
+ * cannot hold a thread for ever: isolated-vm's timeouts are wall time, and on a busy machine these steps
+ * take many times what they take on a quiet one. The parent's deadline answers the caller meanwhile.
+ */
+const PRELUDE_TIMEOUT_MS = 30_000;
 /** Idle warm isolates kept per tool: enough for the calls two cores run at once. */
 const WARM_PER_TOOL = 2;
 /** Prelude-ready isolates kept for tools not seen yet. */
@@ -90,7 +96,7 @@ export class WarmIsolate {
     const bound = (await connect.apply(undefined, [hostRequest, tool.granted, maxOutputChars], {
       arguments: { copy: true },
       result: { reference: true },
-      timeout: SETUP_TIMEOUT_MS,
+      timeout: PRELUDE_TIMEOUT_MS,
     })) as ivm.Reference<{ setup: unknown; settle: unknown }>;
     connect.release();
     const setup = await bound.get("setup", { reference: true });
@@ -106,10 +112,17 @@ export class WarmIsolate {
         positionIn(String((error as Error).stack), tool.name),
       );
     }
-    await script.run(context, { timeout: SETUP_TIMEOUT_MS, release: true });
+    try {
+      await script.run(context, { timeout: DECLARE_TIMEOUT_MS, release: true });
+    } catch (error) {
+      const message = (error as Error).message;
+      if (/timed out/i.test(message))
+        throw new RunFailure("timeout", `declaring the tool took over ${DECLARE_TIMEOUT_MS} ms`);
+      throw error;
+    }
     const invoke = (await setup.apply(undefined, [tool.name], {
       result: { reference: true },
-      timeout: SETUP_TIMEOUT_MS,
+      timeout: PRELUDE_TIMEOUT_MS,
     })) as ivm.Reference<(argsJson: string, contextJson?: string) => Promise<string>>;
     setup.release();
     warm = new WarmIsolate(isolate, invoke, settle);
@@ -240,7 +253,7 @@ export class IsolatePool {
       const context = await isolate.createContext();
       const connect = await context.evalClosure(`"use strict";\n${PRELUDE}\nreturn prelude();`, [], {
         result: { reference: true },
-        timeout: SETUP_TIMEOUT_MS,
+        timeout: PRELUDE_TIMEOUT_MS,
         filename: "sandbox:prelude",
       });
       return { isolate, context, connect };

@@ -39,9 +39,14 @@ const pool = new IsolatePool({
   onCatastrophicError: (message) => die(`isolate lost (${message})`),
 });
 
-/** Calls whose isolate is running, and calls still being prepared (a stop for those is kept until then). */
+/**
+ * Calls whose isolate is running, and calls still being prepared. A stop for a call being prepared is
+ * answered at once: preparing runs the prelude and one function declaration, each bounded by the pool's
+ * setup timeout, so the host is not stuck, and on a busy machine a preparation may outlast the parent's
+ * stop grace, which would cost the whole host. The isolate, once ready, goes to the tool's warm ones.
+ */
 const running = new Map<number, WarmIsolate>();
-const preparing = new Map<number, "timeout" | "cancelled" | undefined>();
+const preparing = new Set<number>();
 
 const { SWITCHBOARD_SANDBOX_SOCKET: socketPath = "", SWITCHBOARD_SANDBOX_TOKEN: token = "" } = process.env;
 delete process.env.SWITCHBOARD_SANDBOX_TOKEN;
@@ -81,21 +86,18 @@ function explain(error: unknown, isolate: WarmIsolate): RunFailure {
 
 async function run(message: Extract<ParentMessage, { t: "run" }>): Promise<void> {
   const { call, tool } = message;
-  preparing.set(call, undefined);
+  preparing.add(call);
   let isolate: WarmIsolate;
   try {
     isolate = await pool.take(tool);
   } catch (error) {
-    preparing.delete(call);
-    return send(failed(call, error));
+    if (preparing.delete(call)) send(failed(call, error));
+    return;
   }
-  const stopped = preparing.get(call);
-  preparing.delete(call);
-  if (stopped !== undefined || message.args === undefined) {
+  if (!preparing.delete(call)) return pool.release(tool.id, isolate);
+  if (message.args === undefined) {
     pool.release(tool.id, isolate);
-    return send(
-      stopped === undefined ? { t: "prepared", call } : failed(call, new RunFailure(stopped, "stopped")),
-    );
+    return send({ t: "prepared", call });
   }
   running.set(call, isolate);
   try {
@@ -121,7 +123,8 @@ function onMessage(raw: unknown): void {
       void run(message);
       return;
     case "stop":
-      if (preparing.has(message.call)) preparing.set(message.call, message.reason);
+      if (preparing.delete(message.call))
+        send(failed(message.call, new RunFailure(message.reason, "the run was stopped")));
       running.get(message.call)?.stop(message.reason);
       return;
     case "reply":
