@@ -4,6 +4,7 @@
 import type { Tool } from "../catalog/index.ts";
 import { formatDefinition } from "./formats.ts";
 import type { DefinitionFormat } from "./requests.ts";
+import type { RouteResponse } from "./types.ts";
 
 export interface ContextSaved {
   returnedTokens: number;
@@ -12,15 +13,29 @@ export interface ContextSaved {
   savedRatio: number;
 }
 
+/** A tool's definition in one format, with its JSON text and its token count. */
+interface Formatted {
+  definition: Record<string, unknown>;
+  json: string;
+  tokens: number;
+}
+
 /**
- * Token counts per tool definition and format, and of the whole catalog, computed on first use. Tool
- * objects are replaced on every put, so a WeakMap keyed by them never serves a stale count; the catalog
- * total is forgotten on any change.
+ * The JSON text of definitions this cache handed out, for `serializeRouteResponse`: a route answer holds a
+ * few definitions of a few kilobytes each, the same ones again and again, so they are written once.
+ */
+const definitionJson = new WeakMap<object, string>();
+
+/**
+ * Definitions per tool and format with their JSON and token counts, and the whole catalog's count,
+ * computed on first use. Tool objects are replaced on every put, so a WeakMap keyed by them never serves a
+ * stale definition; the catalog total is forgotten on any change. A definition is shared by every answer
+ * that returns it: callers must not change it.
  */
 export class CatalogTokens {
   readonly #list: () => Tool[];
   readonly #countText: (text: string) => number;
-  readonly #perTool = new WeakMap<Tool, Map<DefinitionFormat, number>>();
+  readonly #perTool = new WeakMap<Tool, Map<DefinitionFormat, Formatted>>();
   readonly #catalog = new Map<DefinitionFormat, number>();
 
   constructor(list: () => Tool[], countText: (text: string) => number) {
@@ -28,18 +43,26 @@ export class CatalogTokens {
     this.#countText = countText;
   }
 
+  /** The tool's definition in `format` (shared: read it, do not change it). */
+  formatted(tool: Tool, format: DefinitionFormat): Formatted {
+    let formats = this.#perTool.get(tool);
+    if (!formats) {
+      formats = new Map();
+      this.#perTool.set(tool, formats);
+    }
+    let entry = formats.get(format);
+    if (entry === undefined) {
+      const definition = formatDefinition(tool, format);
+      const json = JSON.stringify(definition);
+      entry = { definition, json, tokens: this.#countText(json) };
+      definitionJson.set(definition, json);
+      formats.set(format, entry);
+    }
+    return entry;
+  }
+
   of(tool: Tool, format: DefinitionFormat): number {
-    let counts = this.#perTool.get(tool);
-    if (!counts) {
-      counts = new Map();
-      this.#perTool.set(tool, counts);
-    }
-    let count = counts.get(format);
-    if (count === undefined) {
-      count = this.#countText(JSON.stringify(formatDefinition(tool, format)));
-      counts.set(format, count);
-    }
-    return count;
+    return this.formatted(tool, format).tokens;
   }
 
   invalidate(): void {
@@ -61,4 +84,22 @@ export class CatalogTokens {
       savedRatio: catalogTokens === 0 ? 0 : Number((savedTokens / catalogTokens).toFixed(4)),
     };
   }
+}
+
+/**
+ * A route answer as JSON, with each definition's JSON text from the cache that made it (JSON.stringify of
+ * the whole answer re-serialises kilobytes of schemas per route). The same JSON value as JSON.stringify,
+ * with `tools` written last.
+ */
+export function serializeRouteResponse(response: RouteResponse): string {
+  const { tools, ...rest } = response;
+  let out = JSON.stringify(rest);
+  out = `${out.slice(0, -1)}${out.length > 2 ? "," : ""}"tools":[`;
+  for (let i = 0; i < tools.length; i++) {
+    const { definition, ...hit } = tools[i] as RouteResponse["tools"][number];
+    const head = JSON.stringify(hit);
+    const body = definitionJson.get(definition) ?? JSON.stringify(definition);
+    out += `${i > 0 ? "," : ""}${head.slice(0, -1)}${head.length > 2 ? "," : ""}"definition":${body}}`;
+  }
+  return `${out}]}`;
 }

@@ -11,7 +11,7 @@ export {
   openIndex,
   PREBUILT_INDEX,
 } from "./catalog-index.ts";
-export type { ContextSaved } from "./catalog-tokens.ts";
+export { type ContextSaved, serializeRouteResponse } from "./catalog-tokens.ts";
 export {
   type ConfigOverrides,
   configFrom,

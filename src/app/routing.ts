@@ -5,7 +5,6 @@ import type { ToolRegistry } from "../catalog/index.ts";
 import { estimateTokens } from "../dispatch/index.ts";
 import { CatalogTokens } from "./catalog-tokens.ts";
 import type { SwitchboardConfig } from "./config.ts";
-import { formatDefinition } from "./formats.ts";
 import type { LiveIndex } from "./live-index.ts";
 import type { Metrics } from "./metrics.ts";
 import { type RouteRequest, routeRequestSchema } from "./requests.ts";
@@ -61,8 +60,9 @@ export class Routing {
     const tools = result.tools.flatMap((hit) => {
       const tool = registry.get(hit.name);
       if (!tool) return [];
-      returnedTokens += this.#tokens.of(tool, format);
-      return [{ name: hit.name, score: hit.score, why: hit.why, definition: formatDefinition(tool, format) }];
+      const { definition, tokens } = this.#tokens.formatted(tool, format);
+      returnedTokens += tokens;
+      return [{ name: hit.name, score: hit.score, why: hit.why, definition }];
     });
     return {
       query,

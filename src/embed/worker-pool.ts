@@ -124,8 +124,6 @@ class WorkerSlot {
 export class WorkerPool {
   private readonly slots: WorkerSlot[];
   private nextBatchId = 1;
-  /** Called whenever a worker finishes a batch, so queued work can be sent to it. */
-  onIdle: () => void = () => {};
 
   readonly id: string;
   readonly dimension: number;
@@ -153,11 +151,17 @@ export class WorkerPool {
     return new WorkerPool(slots, info);
   }
 
-  hasIdle(): boolean {
-    return this.slots.some((slot) => !slot.busy);
+  get size(): number {
+    return this.slots.length;
   }
 
-  /** Embeds one batch on an idle worker; `dimension` floats per text, in order. Call only when hasIdle(). */
+  idleCount(): number {
+    let idle = 0;
+    for (const slot of this.slots) if (!slot.busy) idle++;
+    return idle;
+  }
+
+  /** Embeds one batch on an idle worker; `dimension` floats per text, in order. Call only when idleCount() > 0. */
   async embed(texts: string[]): Promise<Float32Array> {
     const slot = this.slots.find((candidate) => !candidate.busy);
     if (!slot) throw new EmbedError("no idle embedding worker (internal scheduling error)");
@@ -166,7 +170,6 @@ export class WorkerPool {
       return await slot.embed(this.nextBatchId++, texts, this.id);
     } finally {
       slot.busy = false;
-      this.onIdle();
     }
   }
 

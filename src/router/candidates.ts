@@ -13,6 +13,12 @@ import type { VectorStore } from "./vector-store.ts";
 const DENSE_FETCH = 32;
 /** Lexical-only tools that join the candidates. */
 const LEXICAL_FETCH = 32;
+/**
+ * Up to this many dense entries the neighbours come from an exact scan of the vector store rather than the
+ * HNSW graph: one WebAssembly call over every row costs less than hnswlib's fixed cost per search (copying
+ * the query into a JavaScript array it reads element by element), and it is exact (docs/performance.md).
+ */
+const EXACT_SEARCH_MAX = 2048;
 
 /** BM25's half of the candidates. It needs no vector, so a route computes it while the embedder works. */
 export interface LexicalCandidates {
@@ -101,13 +107,15 @@ export function findCandidates(
   // hnswlib calls a filter back into JavaScript for every node it visits, which costs more than the
   // search; tier 1's departments are large, so filtering the global neighbours is enough there. Only a
   // caller's explicit categories and calibration's held-out entries are filtered inside the graph.
-  const hits = sources.dense.search(
-    vector,
-    DENSE_FETCH,
+  const accept =
     holdOut || (allowed && scope.inGraph)
-      ? (label) => !holdOut?.excluded.has(label) && inScope(sources.numberOfLabel(label))
-      : undefined,
-  );
+      ? (label: number) => !holdOut?.excluded.has(label) && inScope(sources.numberOfLabel(label))
+      : undefined;
+  vectors.query(vector);
+  const hits =
+    vectors.size <= EXACT_SEARCH_MAX
+      ? vectors.search(DENSE_FETCH, accept)
+      : sources.dense.search(vector, DENSE_FETCH, accept);
   for (const hit of hits) {
     const tool = sources.numberOfLabel(hit.label);
     if (!inScope(tool)) continue;
@@ -121,7 +129,6 @@ export function findCandidates(
   }
   // Lexical finds tools the dense half missed: give them their exact dense score, so fusion compares
   // like with like.
-  vectors.query(vector);
   let added = 0;
   for (const [tool, s] of lexicalTop) {
     if (added >= LEXICAL_FETCH) break;

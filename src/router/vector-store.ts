@@ -22,6 +22,12 @@ const LANES = 8;
 interface Kernel {
   memory: { buffer: ArrayBuffer; grow(pages: number): number };
   dot(a: number, b: number, n: number): number;
+  dots(query: number, rows: number, n: number, count: number, out: number): void;
+}
+
+export interface ExactHit {
+  label: number;
+  similarity: number;
 }
 
 export class VectorStore {
@@ -35,6 +41,8 @@ export class VectorStore {
    * handed out in order, and a Map lookup misses the CPU cache on a large catalog.
    */
   private rowOf = new Int32Array(1024);
+  /** row → label, -1 for a free row; the inverse of rowOf, for exact search. */
+  private labelOf = new Int32Array(1024).fill(-1);
   private count = 0;
   private readonly freeRows: number[] = [];
   private nextRow = 1;
@@ -73,6 +81,12 @@ export class VectorStore {
         this.rowOf = grown;
       }
       this.rowOf[label] = row;
+      if (row >= this.labelOf.length) {
+        const grown = new Int32Array(Math.max(row + 1, this.labelOf.length * 2)).fill(-1);
+        grown.set(this.labelOf);
+        this.labelOf = grown;
+      }
+      this.labelOf[row] = label;
       this.count++;
     }
     this.floats.set(vector, row * this.stride);
@@ -82,6 +96,7 @@ export class VectorStore {
     const row = this.row(label);
     if (row === 0) return;
     this.rowOf[label] = 0;
+    this.labelOf[row] = -1;
     this.count--;
     this.freeRows.push(row);
   }
@@ -112,6 +127,42 @@ export class VectorStore {
     const row = this.row(label);
     if (row === 0) return -1;
     return this.kernel.dot(0, row * this.stride * 4, this.stride);
+  }
+
+  /**
+   * The `k` labels most similar to the query (set by `query`), best first, optionally only those `accept`
+   * lets through: every row's inner product in one WebAssembly call, then a selection of the best.
+   */
+  search(k: number, accept?: (label: number) => boolean): ExactHit[] {
+    const rows = this.nextRow - 1;
+    if (rows <= 0 || k <= 0) return [];
+    // The products are written after the last row, in memory reserved for them.
+    const outRow = this.nextRow;
+    this.reserve(outRow + Math.ceil(rows / this.stride) + 1);
+    const outFloat = outRow * this.stride;
+    this.kernel.dots(0, this.stride * 4, this.stride, rows, outFloat * 4);
+    const floats = this.floats;
+    const labelOf = this.labelOf;
+    const bestLabels: number[] = [];
+    const bestScores: number[] = [];
+    for (let row = 1; row <= rows; row++) {
+      const label = labelOf[row] as number;
+      if (label < 0) continue;
+      const score = floats[outFloat + row - 1] as number;
+      const full = bestScores.length === k;
+      if (full && score <= (bestScores[k - 1] as number)) continue;
+      if (accept && !accept(label)) continue;
+      // Insertion into the short sorted list: most rows fall below its last entry and stop above.
+      let at = full ? k - 1 : bestScores.length;
+      while (at > 0 && (bestScores[at - 1] as number) < score) {
+        bestScores[at] = bestScores[at - 1] as number;
+        bestLabels[at] = bestLabels[at - 1] as number;
+        at--;
+      }
+      bestScores[at] = score;
+      bestLabels[at] = label;
+    }
+    return bestLabels.map((label, i) => ({ label, similarity: bestScores[i] as number }));
   }
 
   private row(label: number): number {

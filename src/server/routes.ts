@@ -23,6 +23,7 @@ import {
   routeRequestSchema,
   routeResponseSchema,
   type Switchboard,
+  serializeRouteResponse,
   synthesisResponseSchema,
   synthesizeRequestSchema,
   toolListQuerySchema,
@@ -99,6 +100,8 @@ export interface ApiRoute<S extends z.ZodType = z.ZodType, Q extends z.ZodType =
   readOnly?: true;
   /** The success status when it depends on the answer (default 200). */
   statusOf?(answer: unknown): number;
+  /** Writes the success answer as JSON faster than JSON.stringify (same value); default JSON.stringify. */
+  serialize?(answer: never): string;
   handle(context: RouteContext<z.infer<S>, z.infer<Q>>): Promise<unknown>;
 }
 
@@ -133,6 +136,7 @@ export const apiRoutes: ApiRoute[] = [
     readOnly: true,
     summary: "Find the tools for a query, with definitions in the requested format and the context saved",
     body: routeRequestSchema,
+    serialize: serializeRouteResponse,
     handle: ({ app, body, caller }) => app.route(body, caller),
   }),
   route({

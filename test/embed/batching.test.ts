@@ -107,6 +107,24 @@ describe("worker pool with micro-batching (stand-in model)", () => {
 });
 
 describe("two workers", () => {
+  it("hold small calls while one worker computes queries, until they are a fair share", async () => {
+    const embedder = await startEmbedder(standIn, undefined, 2);
+    try {
+      // All in one turn: the first call (8 texts) goes to a worker alone; the 4 single texts are fewer than
+      // an idle worker's share of the 12 queries in the embedder, so they wait and then go 2 and 2.
+      const first = embedder.embed(Array.from({ length: 8 }, (_, index) => `first ${index}`));
+      const singles = Array.from({ length: 4 }, (_, index) => embedder.embed([`single ${index}`]));
+      assert.deepEqual(
+        (await first).map((vector) => decode(vector).batchSize),
+        Array.from({ length: 8 }, () => 8),
+      );
+      const sizes = (await Promise.all(singles)).map(([vector]) => decode(vector).batchSize);
+      assert.deepEqual(sizes, [2, 2, 2, 2]);
+    } finally {
+      await embedder.close();
+    }
+  });
+
   it("share the batches of a large call and return the vectors in order", async () => {
     const embedder = await startEmbedder(standIn, undefined, 2);
     try {

@@ -76,3 +76,47 @@ test("a vector of the wrong dimension is refused with a clear error", () => {
 test("simd.ts is simd.wat compiled (npm run build:wasm)", async () => {
   assert.equal(await readFile(SIMD_TS_PATH, "utf8"), await simdModuleText());
 });
+
+test("search returns the k most similar live labels, best first, and only those the filter accepts", () => {
+  for (const dimension of [512, 13]) {
+    const store = new VectorStore(dimension);
+    const vectors = new Map<number, Float32Array>();
+    for (let label = 0; label < 300; label++) {
+      const v = random(dimension, label + 7);
+      store.set(label * 3, v);
+      vectors.set(label * 3, v);
+    }
+    // Deleted rows are skipped; a reused row answers for its new label.
+    for (const label of [0, 30, 600]) {
+      store.delete(label);
+      vectors.delete(label);
+    }
+    const fresh = random(dimension, 5000);
+    store.set(1000, fresh);
+    vectors.set(1000, fresh);
+    const query = random(dimension, 4242);
+    store.query(query);
+    const expected = [...vectors]
+      .map(([label, v]) => ({ label, similarity: plainDot(query, v) }))
+      .sort((a, b) => b.similarity - a.similarity);
+    const hits = store.search(32);
+    assert.deepEqual(
+      hits.map((h) => h.label),
+      expected.slice(0, 32).map((e) => e.label),
+      `dimension ${dimension}`,
+    );
+    hits.forEach((hit, i) => {
+      assert.ok(Math.abs(hit.similarity - (expected[i]?.similarity as number)) < 1e-5);
+    });
+    const even = (label: number) => label % 2 === 0;
+    assert.deepEqual(
+      store.search(10, even).map((h) => h.label),
+      expected
+        .filter((e) => even(e.label))
+        .slice(0, 10)
+        .map((e) => e.label),
+    );
+    assert.equal(store.search(1000).length, vectors.size, "k beyond the size gives every live label");
+  }
+  assert.deepEqual(new VectorStore(4).search(5), [], "an empty store");
+});

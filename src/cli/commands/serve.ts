@@ -93,7 +93,7 @@ export const command: Command = {
       throw new ConfigError(
         `refusing to serve on ${host} without API keys: set SWITCHBOARD_AGENT_KEYS and/or SWITCHBOARD_MAINTAINER_KEYS`,
       );
-    const logger = createLogger(env.SWITCHBOARD_LOG_LEVEL);
+    const logger = createLogger(env.SWITCHBOARD_LOG_LEVEL, { buffered: true });
     keepInspectorClosed(logger);
     // The port is bound before anything slow starts, so a busy port fails at once and the process ends.
     const opened = Promise.withResolvers<Switchboard>();

@@ -29,13 +29,18 @@ export async function v1RoutesPlugin(
             throw new HttpError(400, "empty_body", "the request has no JSON body; this endpoint needs one");
           const body = route.body ? parseOr400(route.body, request.body, "body") : undefined;
           const query = route.query ? parseOr400(route.query, request.query, "query") : undefined;
+          // The signal is made when a handler reads it: most (routing, reads) never do.
+          let signal: AbortSignal | undefined;
           return drain.race(
             route.handle({
               app: app.ready(),
               body,
               query,
               params: request.params as Record<string, string>,
-              signal: AbortSignal.any([abortedWithClient(reply), drain.signal]),
+              get signal() {
+                signal ??= AbortSignal.any([abortedWithClient(reply), drain.signal]);
+                return signal;
+              },
               caller: callerOf(request),
             }),
           );
@@ -44,6 +49,7 @@ export async function v1RoutesPlugin(
         const [verdict, outcome] = await Promise.allSettled([request.limitVerdict, work]);
         if (verdict.status === "rejected") throw verdict.reason;
         if (outcome.status === "rejected") throw outcome.reason;
+        if (route.serialize) reply.serializer(route.serialize as (answer: unknown) => string);
         return reply.status(route.statusOf?.(outcome.value) ?? 200).send(outcome.value);
       },
     });
@@ -53,8 +59,10 @@ export async function v1RoutesPlugin(
 /** Aborted when the client goes away before the answer, so running tool calls are cancelled. */
 function abortedWithClient(reply: FastifyReply): AbortSignal {
   const controller = new AbortController();
-  reply.raw.once("close", () => {
+  const gone = () => {
     if (!reply.raw.writableFinished) controller.abort(new Error("the client disconnected"));
-  });
+  };
+  if (reply.raw.closed) gone();
+  else reply.raw.once("close", gone);
   return controller.signal;
 }
