@@ -10,6 +10,14 @@
 // call on an irrelevance question is wrong). The bar is the lowest table value above that uninformed 0.5 at
 // which every held-out set stays at most 2% silently wrong; the table printed is fitted on every set.
 //   npx node scripts/fit-fill-confidence.ts [--sets dev,test,…] [--bfcl ../shared/eval/bfcl/BFCL_v4_simple_python.json,…]
+// With --family bare it fits the table of tools without examples (src/intent/bare-confidence.ts) on the
+// --bfcl files alone: each call's kinds are its values' evidence and its doubts; the questions are split in
+// two folds by a hash of their id, the table fitted on one fold gates the other's calls, and the bar is the
+// lowest at which, over those out-of-fold calls, each category stays at most 2% silently wrong (1% executed
+// on questions that expect no call). Each fold's counts are printed beside the totals.
+//   npx node scripts/fit-fill-confidence.ts --family bare --bfcl FILE,…
+
+import { createHash } from "node:crypto";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,9 +31,19 @@ import {
   readLabelledRequests,
 } from "../src/app/index.ts";
 import { createLogger, readEnv } from "../src/config/index.ts";
-import { type Evidence, FILL_CONFIDENCE, type FilledValue, fillConfidence } from "../src/intent/index.ts";
+import {
+  BARE_FILL_CONFIDENCE,
+  bareFillConfidence,
+  type Doubt,
+  type Evidence,
+  FILL_CONFIDENCE,
+  type FilledValue,
+  fillConfidence,
+} from "../src/intent/index.ts";
 
-const { values } = parseArgs({ options: { sets: { type: "string" }, bfcl: { type: "string" } } });
+const { values } = parseArgs({
+  options: { sets: { type: "string" }, bfcl: { type: "string" }, family: { type: "string" } },
+});
 
 /** Silently wrong calls allowed per request, on sets the table was not fitted on. */
 const MAX_SILENT_RATE = 0.02;
@@ -34,8 +52,10 @@ const UNINFORMED = 0.5;
 
 interface Labelled {
   set: string;
-  kinds: Evidence[];
+  kinds: (Evidence | Doubt)[];
   right: boolean;
+  /** The question's fold, for --family bare. */
+  fold?: number;
 }
 
 async function label(sets: string[]): Promise<{ calls: Labelled[]; requests: Map<string, number> }> {
@@ -100,7 +120,12 @@ async function labelFunctions(
     const set = `bfcl-${outcome.category}`;
     requests.set(set, (requests.get(set) ?? 0) + 1);
     if (outcome.proposed)
-      calls.push({ set, kinds: outcome.proposed.evidence, right: outcome.proposed.right });
+      calls.push({
+        set,
+        kinds: [...outcome.proposed.evidence, ...outcome.proposed.doubts],
+        right: outcome.proposed.right,
+        fold: foldOf(outcome.id),
+      });
   }
   return { calls, requests };
 }
@@ -113,6 +138,72 @@ function fitTable(calls: Labelled[]): Record<Evidence, number> {
     table[kind] = Math.round(((using.filter((c) => c.right).length + 1) / (using.length + 2)) * 1000) / 1000;
   }
   return table;
+}
+
+/** One of two folds, by a hash of the question's id. */
+function foldOf(id: string): number {
+  return (createHash("sha256").update(id).digest()[0] ?? 0) % 2;
+}
+
+/** Per kind (evidence and doubts), the share of right calls among those using it, add-one smoothed. */
+function fitBare(calls: Labelled[]): Record<Evidence | Doubt, number> {
+  const table = { ...BARE_FILL_CONFIDENCE } as Record<Evidence | Doubt, number>;
+  for (const kind of Object.keys(table) as (Evidence | Doubt)[]) {
+    if (kind === "agent") continue;
+    const using = calls.filter((c) => c.kinds.includes(kind));
+    table[kind] = Math.round(((using.filter((c) => c.right).length + 1) / (using.length + 2)) * 1000) / 1000;
+  }
+  return table;
+}
+
+if (values.family === "bare") {
+  if (!values.bfcl) throw new Error("--family bare needs --bfcl FILE,…");
+  const { calls, requests } = await labelFunctions(values.bfcl.split(","));
+  const table = fitBare(calls);
+  // Each call's confidence under the table fitted on the other fold.
+  const outOfFold = [0, 1].flatMap((fold) => {
+    const fitted = fitBare(calls.filter((c) => c.fold !== fold));
+    return calls
+      .filter((c) => c.fold === fold)
+      .map((c) => ({ ...c, confidence: bareFillConfidence(c.kinds, fitted) }));
+  });
+  const allowed = (set: string) =>
+    (set === "bfcl-irrelevance" ? 0.01 : MAX_SILENT_RATE) * Math.max(1, requests.get(set) ?? 0);
+  const candidates = [...new Set([...Object.values(table), 1.001])]
+    .filter((v) => v > UNINFORMED)
+    .sort((a, b) => a - b);
+  const rows = candidates.map((bar) => {
+    const run = outOfFold.filter((c) => c.confidence >= bar);
+    const tally = (set: string, fold?: number) => {
+      const mine = run.filter((c) => c.set === set && (fold === undefined || c.fold === fold));
+      const wrong = mine.filter((c) => !c.right).length;
+      return { right: mine.length - wrong, wrong };
+    };
+    const bySet = Object.fromEntries(
+      [...requests.keys()].map((set) => [
+        set,
+        { ...tally(set), of: requests.get(set) ?? 0, folds: [tally(set, 0), tally(set, 1)] },
+      ]),
+    );
+    return { bar, bySet };
+  });
+  // The lowest bar at which, over both folds' out-of-fold calls, each category stays within its allowance.
+  const chosen = rows.find((r) => Object.entries(r.bySet).every(([set, s]) => s.wrong <= allowed(set)));
+  console.log(
+    JSON.stringify(
+      {
+        requests: Object.fromEntries(requests),
+        labelledCalls: calls.length,
+        wrongCalls: calls.filter((c) => !c.right).length,
+        table,
+        outOfFold: rows,
+        bar: chosen?.bar,
+      },
+      null,
+      1,
+    ),
+  );
+  process.exit(0);
 }
 
 const sets =
@@ -131,7 +222,13 @@ const outOfFold = sets.flatMap((held) => {
   const fold = fitTable(calls.filter((c) => c.set !== held));
   return calls
     .filter((c) => c.set === held)
-    .map((c) => ({ ...c, confidence: fillConfidence(c.kinds, fold) }));
+    .map((c) => ({
+      ...c,
+      confidence: fillConfidence(
+        c.kinds.filter((k): k is Evidence => k in FILL_CONFIDENCE),
+        fold,
+      ),
+    }));
 });
 const total = [...requests.values()].reduce((a, b) => a + b, 0);
 const bars = [...new Set(Object.values(table))].filter((v) => v > UNINFORMED).sort((a, b) => a - b);

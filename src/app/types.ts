@@ -2,7 +2,7 @@
 import type { InspectReport, InspectRequest } from "../browser/index.ts";
 import type { SchemaIssue, Tool } from "../catalog/index.ts";
 import type { CallResult, ExecutionRecord } from "../dispatch/index.ts";
-import type { FilledValue, MissingField, OpaqueKind } from "../intent/index.ts";
+import type { Doubt, FilledValue, MissingField, OpaqueKind } from "../intent/index.ts";
 import type { DenseState } from "../router/index.ts";
 import type { SynthesisIssue, SynthesisStage, TestRun } from "../synth/index.ts";
 import type { ContextSaved } from "./catalog-tokens.ts";
@@ -61,6 +61,10 @@ export type Step =
       llmProblem?: string;
       /** How sure the filler is of the values it read, 0 to 1 (1 when it read none). */
       confidence?: number;
+      /** The bar that confidence must reach for the call to run (a bare tool has its own). */
+      bar?: number;
+      /** What makes the call doubtful beyond its values' evidence (weighed for bare tools). */
+      doubts?: Doubt[];
       /**
        * Every value the call needs is at hand and fits the schema: whether it runs is left to the
        * confidence bar alone (what `scripts/fit-fill-confidence.ts` labels).

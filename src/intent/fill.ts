@@ -2,7 +2,8 @@
 // pattern, format, name and description decide which of the request's typed mentions (mentions.ts) it
 // takes. Every value records the span it came from. A required parameter nothing fits, or a place the
 // request names that no zone matches, is reported as missing: the caller asks, it never guesses.
-import { fillConfidence } from "./confidence.ts";
+import { BARE_FILL_CONFIDENCE_BAR, bareFillConfidence, type Doubt } from "./bare-confidence.ts";
+import { FILL_CONFIDENCE_BAR, fillConfidence } from "./confidence.ts";
 import { learnFromExamples } from "./examples.ts";
 import {
   type FilledValue,
@@ -11,6 +12,7 @@ import {
   type FillResult,
   type JsonSchema,
   type MissingField,
+  type Param,
   paramsOf,
 } from "./filler.ts";
 import type { OpaqueValue } from "./opaque.ts";
@@ -77,14 +79,37 @@ export function fillArguments(
       .map((p) => ({ field: p.name, schema: p.schema, reason: "the request does not say" })),
   ];
   const fromQuery = f.filled.filter((v) => v.source === "query");
+  const kinds = fromQuery.map((v) => v.evidence ?? "order");
+  const doubts = [...doubtsOf(f, params), ...(options.weakMatch ? (["weak_match"] as const) : [])];
   return {
     arguments: f.args,
     filled: f.filled,
     missing,
     placedOpaque: f.placedOpaque,
-    confidence: fillConfidence(fromQuery.map((v) => v.evidence ?? "order")),
+    confidence: options.bare
+      ? fromQuery.length > 0
+        ? bareFillConfidence([...kinds, ...doubts])
+        : 1
+      : fillConfidence(kinds),
+    bar: options.bare ? BARE_FILL_CONFIDENCE_BAR : FILL_CONFIDENCE_BAR,
+    doubts,
     suggested: fromQuery,
   };
+}
+
+/** What makes the call doubtful beyond its values' evidence (bare-confidence.ts). */
+function doubtsOf(f: Filler, params: Param[]): Doubt[] {
+  const doubts: Doubt[] = [];
+  // A number the request states and no parameter took is `value_left`; an optional word-valued parameter
+  // left open may be one the request names in words the filler did not read ("in inches", "in red").
+  if (params.some((p) => !p.required && !f.has(p) && p.type !== "number" && p.type !== "integer"))
+    doubts.push("optional_left");
+  const numeric = f.filled.filter((v) => v.source === "query" && typeof v.value === "number");
+  if (numeric.some((v) => v.evidence === "order") && numeric.some((v) => v.evidence !== "order"))
+    doubts.push("order_mixed");
+  const left = [...f.mentions.numbers.filter((n) => !n.words), ...f.mentions.quoted].some((m) => f.free(m));
+  if (left) doubts.push("value_left");
+  return doubts;
 }
 
 /** One line asking for what is missing, in the words of the schema. */

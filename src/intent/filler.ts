@@ -1,5 +1,6 @@
 // The state of filling one call: the request's mentions, the values placed so far with their spans and
 // evidence, and the spans taken; and each parameter of the schema with the words that describe it.
+import type { Doubt } from "./bare-confidence.ts";
 import type { Evidence } from "./confidence.ts";
 import type { ExampleCall, LearnedCues } from "./examples.ts";
 import { findMentions, type Mentions } from "./mentions.ts";
@@ -34,9 +35,13 @@ export interface FillResult {
   placedOpaque: OpaqueKind[];
   /**
    * How sure the filler is of the values it read, 0 to 1, from the confidence table (confidence.ts). A
-   * call below `FILL_CONFIDENCE_BAR` is proposed, not run: its values are `suggested`, each with its span.
+   * call below `bar` is proposed, not run: its values are `suggested`, each with its span.
    */
   confidence: number;
+  /** The bar `confidence` must reach for the call to run: the described or the bare tools' (bare-confidence.ts). */
+  bar: number;
+  /** What makes the call doubtful beyond its values' evidence; only a bare tool's confidence weighs them. */
+  doubts: Doubt[];
   /** The values read from the request, with their spans, for a caller to confirm in one step. */
   suggested: FilledValue[];
 }
@@ -44,6 +49,10 @@ export interface FillResult {
 export interface FillOptions {
   /** The tool's example calls: how its values are phrased (examples.ts). */
   examples?: readonly ExampleCall[];
+  /** The tool has neither example requests nor example calls: its own confidence table and bar apply. */
+  bare?: boolean;
+  /** The router matched the tool only weakly: a doubt for a bare tool (bare-confidence.ts). */
+  weakMatch?: boolean;
 }
 
 export interface Param {

@@ -1,5 +1,12 @@
 // Understanding a request beyond routing: the opaque values in it, the arguments a tool's schema can take
 // from it, and the separate intents it contains.
+export {
+  BARE_FILL_CONFIDENCE,
+  BARE_FILL_CONFIDENCE_BAR,
+  bareFillConfidence,
+  DOUBTS,
+  type Doubt,
+} from "./bare-confidence.ts";
 export { type Evidence, FILL_CONFIDENCE, FILL_CONFIDENCE_BAR, fillConfidence } from "./confidence.ts";
 export { type ExampleCall, learnFromExamples } from "./examples.ts";
 export {

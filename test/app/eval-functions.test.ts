@@ -94,9 +94,16 @@ test("eval-functions routes each question among its own functions and reports by
     "no call runs for a question no function serves",
   );
   assert.equal(report.overall.hiddenOrRepeated, 0, "every call the stand-in received is in the answer, once");
-  const failed = new Set(report.failures.map((f: { id: string }) => f.id));
-  assert.ok(!failed.has("mini_simple_0"), "'the factorial of 5' is math.factorial(number=5)");
-  assert.ok(simple.fullCallRight >= 1 && simple.fullCallRight + failed.size >= 3);
+  // Imported definitions have no examples: a call runs only above the bare tools' bar, and below it the
+  // answer names the function and proposes its values.
+  const first = report.failures.find((f: { id: string }) => f.id === "mini_simple_0");
+  assert.ok(
+    !first || (first.status === "needs_input" && first.named.includes("math.factorial")),
+    "'the factorial of 5' is math.factorial, run or proposed",
+  );
+  assert.equal(simple.toolRight, 3);
+  assert.equal(simple.completedWrongCall, 0);
+  assert.equal(simple.fullCallRight + report.failures.length, 3);
 });
 
 test("a file that is not BFCL questions gets one error naming the file and line, and exit 1", async () => {

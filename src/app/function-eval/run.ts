@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Tool, toolsFromFunctions } from "../../catalog/index.ts";
 import type { Logger } from "../../config/index.ts";
-import type { Evidence } from "../../intent/index.ts";
+import type { Doubt, Evidence } from "../../intent/index.ts";
 import type { SwitchboardOptions } from "../config.ts";
 import { openSwitchboard } from "../switchboard.ts";
 import { AppError, type RouteAndExecuteResponse } from "../types.ts";
@@ -69,11 +69,20 @@ export interface QuestionOutcome {
   hiddenOrRepeated: boolean;
   expectsCall: boolean;
   refused?: string;
+  /** The route step of a one-intent answer: the threshold and each candidate's score and reasons. */
+  route?: { threshold: number; candidates: { name: string; score: number; why?: string[] }[] };
   /**
    * A one-call answer whose every value was at hand (run, or held under the confidence bar): the kinds of
    * evidence its values rest on, and whether that call is right. What the confidence fit labels.
    */
-  proposed?: { evidence: Evidence[]; right: boolean };
+  proposed?: {
+    evidence: Evidence[];
+    doubts: Doubt[];
+    right: boolean;
+    /** The router's score of its first candidate and how far the second is below it (1 when alone). */
+    margin: number;
+    score: number;
+  };
 }
 
 function partsOf(answer: RouteAndExecuteResponse): RouteAndExecuteResponse[] {
@@ -142,7 +151,26 @@ function judge(
     hiddenOrRepeated:
       !sameCalls(calls, madeReceived) || new Set(madeReceived.map(key)).size < madeReceived.length,
     expectsCall,
+    ...routeOf(answer, own),
     ...proposedCall(answer, own, truth, schemaOf),
+  };
+}
+
+function routeOf(
+  answer: RouteAndExecuteResponse,
+  own: (name: string) => string,
+): Pick<QuestionOutcome, "route"> {
+  const step = answer.steps.find((s) => s.step === "route");
+  if (step?.step !== "route") return {};
+  return {
+    route: {
+      threshold: step.threshold,
+      candidates: step.candidates.map((c) => ({
+        name: own(c.name),
+        score: c.score,
+        ...(c.why ? { why: c.why } : {}),
+      })),
+    },
   };
 }
 
@@ -162,8 +190,20 @@ function proposedCall(
     name: own(step.tool),
     arguments: Object.fromEntries(step.filled.map((v) => [v.field, v.value])),
   };
-  const right = truth !== undefined && truth.length > 0 && callsMatch([call], truth, schemaOf);
-  return { proposed: { evidence: fromQuery.map((v) => v.evidence ?? "order"), right } };
+  // Right when it is one of the ground truth's calls: on a question of several calls, one right call is no
+  // wrong call (as `completedWrongCall` counts).
+  const right = truth !== undefined && truth.length > 0 && matchesAny(call, truth, schemaOf(call.name));
+  const route = answer.steps.find((s) => s.step === "route");
+  const scores = route?.step === "route" ? route.candidates.map((c) => c.score) : [];
+  return {
+    proposed: {
+      evidence: fromQuery.map((v) => v.evidence ?? "order"),
+      doubts: step.doubts ?? [],
+      right,
+      margin: scores.length > 1 ? (scores[0] ?? 0) - (scores[1] ?? 0) : 1,
+      score: scores[0] ?? 0,
+    },
+  };
 }
 
 export interface CategoryReport {

@@ -5,7 +5,6 @@
 import { type Tool, validateAgainstSchema } from "../../catalog/index.ts";
 import {
   type Evidence,
-  FILL_CONFIDENCE_BAR,
   type FilledValue,
   type FillResult,
   fillArguments,
@@ -231,7 +230,7 @@ function failedQueryValues(tool: Tool, fill: FillResult): MissingField[] {
  * values are asked about, and the answer carries every value read as `suggested`, each with its span.
  */
 function unsureValues(tool: Tool, fill: FillResult): MissingField[] {
-  if (fill.confidence >= FILL_CONFIDENCE_BAR) return [];
+  if (fill.confidence >= fill.bar) return [];
   const unsure = fill.suggested.filter(
     (v: FilledValue) =>
       v.source === "query" && (v.evidence === undefined || v.evidence === "order" || v.evidence === "name"),
@@ -325,6 +324,11 @@ function routingQuery(text: string, supplied: Record<string, unknown>): string {
   );
 }
 
+/** A tool with neither example requests nor example calls: an imported function definition, say. */
+export function isBare(tool: Tool): boolean {
+  return (tool.examples?.length ?? 0) === 0 && (tool.exampleCalls?.length ?? 0) === 0;
+}
+
 /** Answers one intent: route, fill, then run, ask, or answer needs_input or no_match. */
 export async function answerOne(
   request: RouteAndExecuteRequest,
@@ -351,6 +355,8 @@ export async function answerOne(
             score: hit.score,
             fill: fillArguments(request.query, tool.inputSchema as Record<string, unknown>, supplied, {
               ...(tool.exampleCalls ? { examples: tool.exampleCalls } : {}),
+              bare: isBare(tool),
+              weakMatch: hit.score < calibrated + DEFAULTS_MARGIN,
             }),
           },
         ]
@@ -418,6 +424,8 @@ export async function answerOne(
     filled: fill.filled,
     ...(llmProblem ? { llmProblem } : {}),
     confidence: fill.confidence,
+    bar: fill.bar,
+    ...(fill.doubts.length > 0 ? { doubts: fill.doubts } : {}),
     ready: fill.missing.length === 0 && failedQueryValues(tool, fill).length === 0,
   });
   // A value the agent sent that the schema refuses is the agent's to fix: the validate step names it.

@@ -125,5 +125,14 @@ export async function fillWithLlm(
   ];
   // The LLM's values passed the schema: the call is as sure as the configured model, not the offline reader.
   const suggested = filled.filter((v) => v.source !== "agent");
-  return { arguments: args, filled, missing, placedOpaque: offline.placedOpaque, confidence: 1, suggested };
+  return {
+    arguments: args,
+    filled,
+    missing,
+    placedOpaque: offline.placedOpaque,
+    confidence: 1,
+    bar: offline.bar,
+    doubts: [],
+    suggested,
+  };
 }

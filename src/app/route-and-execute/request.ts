@@ -64,8 +64,15 @@ async function splitHolds(
     if (plan.status === "no_match" && !(i > 0 && DEPENDENT.test(intent))) return false;
     planned.push(plan);
   }
-  // Parts that all ask for input ("compare the two versions and tell me which is newer") were one request.
-  return !planned.every((p) => p.status === "needs_input");
+  // Parts that all ask for input ("compare the two versions and tell me which is newer") were one request;
+  // a part that had every value and only awaits confirmation (its confidence is under the bar) asks nothing
+  // that a split would explain.
+  return !planned.every((p) => p.status === "needs_input" && !hadEveryValue(p));
+}
+
+/** Whether a part's call had every value it needs at hand (the arguments step's `ready`). */
+function hadEveryValue(answer: RouteAndExecuteResponse): boolean {
+  return answer.steps.some((s) => s.step === "arguments" && s.ready === true);
 }
 
 /** The text of a part, with a reference to the previous part's result replaced by it. */
