@@ -1,5 +1,5 @@
 // A page made ready before any call takes it, so that a call does not wait for a renderer to start.
-import type { BrowserContext, Page } from "puppeteer-core";
+import type { BrowserContext, CDPSession, Page } from "puppeteer-core";
 import { CallProxy } from "./proxy.ts";
 
 /**
@@ -11,6 +11,8 @@ export interface PreparedPage {
   context: BrowserContext;
   page: Page;
   proxy: CallProxy;
+  /** A DevTools session on the page with the Page domain on: it hears a pop-up as the page asks for it. */
+  cdp: CDPSession;
 }
 
 export async function preparePage(
@@ -23,7 +25,9 @@ export async function preparePage(
       const page = await context.newPage();
       // On before any request: the call's handler, added when a call takes the page, answers each one.
       await page.setRequestInterception(true);
-      return { context, page, proxy };
+      const cdp = await page.createCDPSession();
+      await cdp.send("Page.enable");
+      return { context, page, proxy, cdp };
     } catch (error) {
       await context.close().catch(() => {});
       throw error;

@@ -93,7 +93,7 @@ export class BrowserSession {
     egress: EgressCheck,
     prepared: PreparedPage,
   ): BrowserSession {
-    const { context, page, proxy } = prepared;
+    const { context, page, proxy, cdp } = prepared;
     const session = new BrowserSession(host, grant, context, proxy);
     proxy.bind({
       allowsUrl: (url) => isAllowedUrl(url, grant.allow),
@@ -107,16 +107,25 @@ export class BrowserSession {
       maxBytes: grant.maxBytes,
       onBlocked: (url, reason) => session.report({ url, reason }),
     });
-    // A page the tool did not open (window.open, target=_blank) is a pop-up: closed at once. Its page
-    // starts in a renderer of its own, which on a busy machine takes a while: until then it is pending, and
-    // the blocked list waits for it, so a pop-up the tool caused is listed once it asks.
+    // A page the tool did not open (window.open, target=_blank) is a pop-up: listed as the page asks for it
+    // (Page.windowOpen), then closed once it exists. Its page starts in a renderer of its own, which on a
+    // busy machine takes seconds, and only then does puppeteer announce it: listing it then would miss a
+    // `blocked()` asked meanwhile. One the page did not announce is listed when it appears; until then it
+    // is pending, and the blocked list waits for it.
+    const announced: string[] = [];
+    cdp.on("Page.windowOpen", ({ url }) => {
+      announced.push(url);
+      session.report({ url, reason: "pop-ups are refused", type: "popup" });
+    });
     context.on("targetcreated", (target) => {
       if (target.type() !== "page") return;
       const handled = target
         .page()
         .then((popup) => {
           if (popup !== null && popup !== page) {
-            session.report({ url: target.url(), reason: "pop-ups are refused", type: "popup" });
+            const at = announced.indexOf(target.url());
+            if (at >= 0) announced.splice(at, 1);
+            else session.report({ url: target.url(), reason: "pop-ups are refused", type: "popup" });
             void popup.close().catch(() => {});
           }
         })
