@@ -1,0 +1,91 @@
+// Route-and-execute over bare tools (no example requests or calls, as imported function definitions are),
+// on a catalog this test makes up, with a stand-in router and runner: a call the bare bar holds back is
+// proposed, not run; and a request of several parts each held back only by the bar is still answered part
+// by part, naming each part's tool.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { RouteResponse } from "../../src/app/index.ts";
+import { answerRequest } from "../../src/app/route-and-execute/request.ts";
+import type { Tool } from "../../src/catalog/index.ts";
+
+const num = (description: string) => ({ type: "number", description });
+const tools: Tool[] = [
+  {
+    name: "box_volume",
+    description: "Volume of a box",
+    inputSchema: {
+      type: "object",
+      properties: { length: num("Length"), width: num("Width"), height: num("Height") },
+      required: ["length", "width", "height"],
+    },
+  },
+  {
+    name: "circle_area",
+    description: "Area of a circle",
+    inputSchema: {
+      type: "object",
+      properties: { radius: num("The radius"), unit: { type: "string", description: "Unit" } },
+      required: ["radius"],
+    },
+  },
+];
+
+function deps() {
+  const ran: string[] = [];
+  return {
+    ran,
+    deps: {
+      route: async (request: { query: string }): Promise<RouteResponse> => {
+        const words = request.query.toLowerCase();
+        const ranked = tools.map((t) => ({
+          name: t.name,
+          score: words.includes(t.description.split(" ").at(-1)?.toLowerCase() ?? "") ? 0.6 : 0.05,
+        }));
+        ranked.sort((a, b) => b.score - a.score);
+        return {
+          query: request.query,
+          matched: true,
+          threshold: 0.1,
+          tools: ranked,
+        } as unknown as RouteResponse;
+      },
+      getTool: (name: string) => tools.find((t) => t.name === name),
+      run: async (tool: Tool) => {
+        ran.push(tool.name);
+        return { status: "completed" as const, tool: tool.name, steps: [] };
+      },
+      noMatch: async () => ({ status: "no_match" as const, steps: [] }),
+    },
+  };
+}
+
+test("a bare tool's call under its bar is proposed with its values, not run", async () => {
+  const { ran, deps: d } = deps();
+  const answer = await answerRequest({ query: "the area of a circle with radius 2" }, d);
+  assert.deepEqual(ran, []);
+  assert.equal(answer.status, "needs_input");
+  assert.equal(answer.tool, "circle_area");
+  assert.deepEqual(
+    answer.suggested?.map((v) => [v.field, v.value]),
+    [["radius", 2]],
+  );
+});
+
+test("parts held back only by the bar keep the split: each part names its tool, none runs", async () => {
+  const { ran, deps: d } = deps();
+  const answer = await answerRequest(
+    {
+      query:
+        "Find the volume of a box with length 3, width 4 and height 5, and then find the area of a circle with radius 2.",
+    },
+    d,
+  );
+  assert.deepEqual(ran, []);
+  assert.deepEqual(
+    answer.intents?.map((part) => [part.status, part.tool]),
+    [
+      ["needs_input", "box_volume"],
+      ["needs_input", "circle_area"],
+    ],
+  );
+});
