@@ -20,7 +20,7 @@ import { Routing } from "./routing.ts";
 import { openScaleOut, type ScaleOut, storeProblem } from "./scale-out.ts";
 import { SynthesisService } from "./synthesis.ts";
 import { ToolDirectory } from "./tool-directory.ts";
-import { openToolRuntime } from "./tool-runtime.ts";
+import { openToolRuntime, startSandbox } from "./tool-runtime.ts";
 import type { Switchboard } from "./types.ts";
 
 export interface OpenOptions {
@@ -96,10 +96,18 @@ export async function openSwitchboard(
   refuseOldNode();
   const config = parseConfig(settings);
   const logger = options.logger ?? createLogger("warn");
-  const scaleOut = await openScaleOut(config);
+  // Its hosts boot while the catalog is read.
+  const started = startSandbox(options.sandboxHosts);
+  const scaleOut = await openScaleOut(config).catch((error: unknown) => {
+    started.sandbox.close();
+    throw error;
+  });
   const { store } = scaleOut;
-  // A failed start must not leave database and Redis connections holding the process open.
-  const orClose = (error: unknown) => scaleOut.close().then(() => Promise.reject(error));
+  // A failed start must not leave database and Redis connections, or sandbox hosts, holding the process open.
+  const orClose = (error: unknown) => {
+    started.sandbox.close();
+    return scaleOut.close().then(() => Promise.reject(error));
+  };
   const registry = await openConfiguredRegistry(config, store).catch(orClose);
   scaleOut.followCatalog(registry, logger);
   const index = new LiveIndex({
@@ -109,7 +117,7 @@ export async function openSwitchboard(
     logger,
   });
   if (options.index !== false) await index.open().catch(orClose);
-  const runtime = await openToolRuntime(config, registry, store, options);
+  const runtime = await openToolRuntime(config, registry, store, { ...options, started });
   const { dispatcher } = runtime;
   const metrics = new Metrics(() => dispatcher.breakers());
   scaleOut.shareDispatcher(dispatcher, metrics);

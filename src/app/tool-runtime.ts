@@ -27,6 +27,40 @@ export interface ToolRuntime {
   close(): Promise<void>;
 }
 
+/** A sandbox whose hosts are booting, before the egress policy and browser it serves tools with exist. */
+export interface StartedSandbox {
+  sandbox: Sandbox;
+  /** Gives the sandbox what ctx.fetch and ctx.browser go through; before it, no call can run. */
+  attach(egress: EgressPolicy, browser: BrowserSupervisor): void;
+}
+
+/**
+ * Starts the sandbox's hosts before the catalog is read, so that they boot meanwhile (a host takes about
+ * as long to start as the catalog takes to read). The egress policy and browser depend on the catalog's
+ * tools, so the sandbox reaches them through forwarders, attached by openToolRuntime before any call.
+ */
+export function startSandbox(hosts: number | undefined): StartedSandbox {
+  let attached: { egress: EgressPolicy; browser: BrowserSupervisor } | undefined;
+  const use = () => {
+    if (attached === undefined) throw new Error("the sandbox ran a call before its runtime was attached");
+    return attached;
+  };
+  const sandbox = new Sandbox({
+    egress: {
+      check: (url) => use().egress.check(url),
+      fetch: (input, init) => use().egress.fetch(input, init),
+    },
+    browser: { perform: (grant, json, signal) => use().browser.perform(grant, json, signal) },
+    hosts,
+  });
+  return {
+    sandbox,
+    attach(egress, browser) {
+      attached = { egress, browser };
+    },
+  };
+}
+
 export async function openToolRuntime(
   config: SwitchboardConfig,
   registry: ToolRegistry,
@@ -34,7 +68,8 @@ export async function openToolRuntime(
   {
     waitForSandbox = false,
     sandboxHosts,
-  }: { waitForSandbox?: boolean; sandboxHosts?: number | undefined } = {},
+    started = startSandbox(sandboxHosts),
+  }: { waitForSandbox?: boolean; sandboxHosts?: number | undefined; started?: StartedSandbox } = {},
 ): Promise<ToolRuntime> {
   const { security } = config;
   // The operator's catalog files are trusted with what they name: their destinations join the egress
@@ -53,7 +88,8 @@ export async function openToolRuntime(
     egress,
     ...(config.browser.chromium ? { executable: config.browser.chromium } : {}),
   });
-  const sandbox = new Sandbox({ egress, browser, hosts: sandboxHosts });
+  started.attach(egress, browser);
+  const { sandbox } = started;
   const dispatcher = new Dispatcher({
     tools: registry,
     providers: (tool) => providersFor(tool, { sandbox, egress, grants: grantsFor(tool) }),
