@@ -112,15 +112,23 @@ async function indexBuild() {
   const folder = await mkdtemp(join(tmpdir(), "sb-bench-embed-"));
   const embedder = await createEmbedder({ kind: "use-lite" });
   try {
+    const cpu = process.cpuUsage();
+    const mainCpu = process.threadCpuUsage();
     const start = performance.now();
     const router = await Router.open({ tools, store: new FileStore(folder), embedder });
     const seconds = (performance.now() - start) / 1000;
+    const main = process.threadCpuUsage(mainCpu);
+    const cpuUsed = cpuSeconds(cpu);
     await router.close();
     return {
       tools: tools.length,
       textsEmbedded: router.report.embedded,
       seconds: round(seconds, 1),
       toolsPerSecond: round(tools.length / seconds, 0),
+      // On a shared machine: the CPU the build used (workers included) and the event loop's part of it.
+      // On an idle machine of `cores` cores the build takes at least cpuSeconds / cores.
+      cpuSeconds: round(cpuUsed, 1),
+      eventLoopCpuSeconds: round((main.user + main.system) / 1e6, 1),
     };
   } finally {
     await embedder.close();

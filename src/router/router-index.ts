@@ -329,32 +329,34 @@ export class RouterIndex {
       this.vectors.delete(label);
     }
     // Identical texts (tools sharing a description) are embedded once. All chunks go to the embedder at
-    // once, so that its workers stay busy together; they are taken in order, so labels do not depend on
-    // which worker finished first.
-    const texts = [...new Set(missing.map((m) => m.text))];
+    // once, so that its workers stay busy together. Texts go by length, so that each model batch holds
+    // texts of about one length and pads little; entries are added chunk by chunk in that order, so
+    // labels do not depend on which worker finished first.
+    const entriesOf = new Map<string, Entry[]>();
+    for (const m of missing) {
+      const list = entriesOf.get(m.text);
+      if (list) list.push(m);
+      else entriesOf.set(m.text, [m]);
+    }
+    const texts = [...entriesOf.keys()].sort((a, b) => a.length - b.length);
     const chunks: Promise<Float32Array[]>[] = [];
     for (let i = 0; i < texts.length; i += EMBED_CHUNK)
       chunks.push(this.indexEmbedder.embed(texts.slice(i, i + EMBED_CHUNK)));
     // Awaited one by one below; a failure is reported there, not as an unhandled rejection of a later chunk.
     for (const chunk of chunks) chunk.catch(() => {});
-    const vectorOf = new Map<string, Float32Array>();
-    let next = 0;
+    let added = 0;
     for (const [c, chunk] of chunks.entries()) {
       const vectors = await chunk;
-      vectors.forEach((vector, j) => {
-        vectorOf.set(texts[c * EMBED_CHUNK + j] as string, vector);
-      });
-      // Entries are added as soon as their text's vector is in, in their order.
-      for (; next < missing.length && vectorOf.has((missing[next] as Entry).text); next++) {
-        const m = missing[next] as Entry;
-        const vector = vectorOf.get(m.text) as Float32Array;
-        const label = this.files.nextLabel++;
-        this.dense.add(label, vector);
-        this.files.setEntry(label, m);
-        this.vectors.set(label, vector);
-        if (next % INSERTS_PER_TURN === INSERTS_PER_TURN - 1) await nextTurn();
+      for (const [j, vector] of vectors.entries()) {
+        for (const m of entriesOf.get(texts[c * EMBED_CHUNK + j] as string) as Entry[]) {
+          const label = this.files.nextLabel++;
+          this.dense.add(label, vector);
+          this.files.setEntry(label, m);
+          this.vectors.set(label, vector);
+          if (++added % INSERTS_PER_TURN === 0) await nextTurn();
+        }
       }
-      onProgress?.(next, missing.length);
+      onProgress?.(added, missing.length);
       // Stopped (the router is closing): what is in stays in and is saved; a reopen embeds the rest.
       if (signal?.aborted) break;
     }

@@ -7,6 +7,7 @@ import { promisify } from "node:util";
 import { EmbeddingsModel } from "@energetic-ai/embeddings";
 import { parse } from "yaml";
 import { createEmbedder, type Embedder } from "../../src/embed/index.ts";
+import { groupEnds } from "../../src/embed/native/use-lite-native.ts";
 import { UseLiteTokenizer } from "../../src/embed/native/use-lite-tokenizer.ts";
 
 const run = promisify(execFile);
@@ -116,5 +117,18 @@ describe("use-lite where onnxruntime-node cannot load", () => {
     assert.equal(normal.fallback, undefined);
     assert.equal(fallback.id, normal.id);
     assert.ok(dot(fallback.vector, normal.vector) >= 0.999);
+  });
+});
+
+describe("grouping a batch by length", () => {
+  it("keeps texts of about one length in one model call and cuts where padding would cost more", () => {
+    assert.deepEqual(groupEnds([20, 20, 21, 22]), [4]);
+    assert.deepEqual(groupEnds([10, 10, 10, 10, 90, 90, 90, 90]), [4, 8]);
+    assert.deepEqual(groupEnds([30]), [1]);
+    assert.deepEqual(groupEnds([]), []);
+    const lengths = Array.from({ length: 64 }, (_, i) => 8 + i * 2);
+    const ends = groupEnds(lengths);
+    assert.equal(ends.at(-1), 64);
+    assert.ok(ends.length > 1 && ends.length < 64, `cut into ${ends.length} groups`);
   });
 });

@@ -11,8 +11,37 @@ import { UseLiteTokenizer } from "./use-lite-tokenizer.ts";
 
 const require = createRequire(import.meta.url);
 
-/** Padding costs work on every row of a batch; rows are grouped so that no group pads much. */
-const MAX_PAD_RATIO = 1.5;
+/**
+ * What one model call costs beyond its token rows, in token rows: a text alone costs about 1.7× what it
+ * costs in a batch of 16 (docs/performance.md, "Embedder"). Rows are grouped by length so that padding
+ * plus this overhead per group is least.
+ */
+const CALL_OVERHEAD_ROWS = 24;
+
+/**
+ * Cuts lengths sorted ascending into runs, each padded to its longest, so that the padded rows plus
+ * CALL_OVERHEAD_ROWS per run are fewest: a dynamic programme over the cut points (n ≤ one batch, so n²
+ * is small). Returns the end index of each run.
+ */
+export function groupEnds(sortedLengths: readonly number[]): number[] {
+  const n = sortedLengths.length;
+  const cost = new Float64Array(n + 1).fill(Number.POSITIVE_INFINITY);
+  const from = new Int32Array(n + 1);
+  cost[0] = 0;
+  for (let end = 1; end <= n; end++) {
+    const width = Math.max(1, sortedLengths[end - 1] as number);
+    for (let start = 0; start < end; start++) {
+      const c = (cost[start] as number) + (end - start) * width + CALL_OVERHEAD_ROWS;
+      if (c < (cost[end] as number)) {
+        cost[end] = c;
+        from[end] = start;
+      }
+    }
+  }
+  const ends: number[] = [];
+  for (let end = n; end > 0; end = from[end] as number) ends.push(end);
+  return ends.reverse();
+}
 
 export interface NativeModel extends EmbeddingModel {
   readonly runtime: string;
@@ -71,14 +100,7 @@ export async function loadUseLiteNative(weightsId: string): Promise<NativeModel>
         .sort((a, b) => (rows[a] as number[]).length - (rows[b] as number[]).length);
       const vectors: Float32Array[] = new Array(texts.length);
       let start = 0;
-      while (start < order.length) {
-        const shortest = Math.max(1, (rows[order[start] as number] as number[]).length);
-        let end = start + 1;
-        while (
-          end < order.length &&
-          (rows[order[end] as number] as number[]).length <= shortest * MAX_PAD_RATIO
-        )
-          end++;
+      for (const end of groupEnds(order.map((index) => (rows[index] as number[]).length))) {
         const group = order.slice(start, end);
         const results = await run(group.map((index) => rows[index] as number[]));
         group.forEach((index, position) => {
