@@ -12,6 +12,27 @@ export interface Shapes {
   tokens: Mention[];
 }
 
+const EXPRESSION_RUN =
+  /(?:[-(]?[\d.(]|\b(?:sqrt|abs|sin|cos|tan|log|ln|exp|floor|ceil|round)(?=\s*\())(?:[\d\s.+\-*/^()%!×÷]|\b(?:sqrt|abs|sin|cos|tan|log|ln|exp|floor|ceil|round|pi)\b)*/g;
+
+/**
+ * Expression-shaped runs, each cut after its last digit, ")" or "!" (with at least one character after
+ * where it starts). The cut is made here, not by a final `[\d)!]` in the pattern: a run with none, such as
+ * 100,000 "(", made the pattern retry every start of the run to its end, O(n²): minutes on a busy machine.
+ */
+function expressions(text: string): Mention[] {
+  const out: Mention[] = [];
+  for (const match of text.matchAll(EXPRESSION_RUN)) {
+    const run = match[0];
+    let end = run.length;
+    while (end > 0 && !/[\d)!]/.test(run[end - 1] as string)) end--;
+    const opening = /^[a-z]/.test(run) ? (/^[a-z]+/.exec(run)?.[0].length ?? 0) : run.startsWith("-") ? 2 : 1;
+    if (end <= opening) continue;
+    out.push({ text: run.slice(0, end), start: match.index, end: match.index + end });
+  }
+  return out;
+}
+
 export function findShapes(text: string): Shapes {
   return {
     versions: allMatches(
@@ -21,10 +42,7 @@ export function findShapes(text: string): Shapes {
     colors: allMatches(text, /#[0-9a-fA-F]{3,8}\b|\b(?:rgb|hsl)a?\([^)]*\)/g),
     // "sqrt(144) + 3^2": a function name before a parenthesis belongs to the expression.
     // "sqrt(144) + 3^2": a function name belongs to the expression, or only "(144) + 3^2" is left of it.
-    expressions: allMatches(
-      text,
-      /(?:[-(]?[\d.(]|\b(?:sqrt|abs|sin|cos|tan|log|ln|exp|floor|ceil|round)(?=\s*\())(?:[\d\s.+\-*/^()%!×÷]|\b(?:sqrt|abs|sin|cos|tan|log|ln|exp|floor|ceil|round|pi)\b)*[\d)!]/g,
-    ).filter(
+    expressions: expressions(text).filter(
       (m) =>
         /\d\s*[-+*/^×÷]\s*[\d(a-z]|\)\s*[-+*/^×÷]|\d!|^[a-z]+\s*\(/.test(m.text) &&
         !/^\d{4}-\d{2}-\d{2}$/.test(m.text.trim()),
