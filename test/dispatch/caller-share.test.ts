@@ -42,7 +42,13 @@ async function bundled(name: string): Promise<object> {
   const binding = tool?.binding;
   assert.ok(tool && binding?.type === "sandbox" && binding.file, `${name} is a bundled sandbox tool`);
   const { file, ...rest } = binding;
-  return { ...tool, binding: { ...rest, code: await readFile(file, "utf8") } };
+  // A deadline no machine reaches: a timeout is the provider's fault, and on a busy machine the tool's own
+  // 2 s would count towards its breaker, which this file shows caller text never opens.
+  return {
+    ...tool,
+    binding: { ...rest, code: await readFile(file, "utf8") },
+    policy: { ...tool.policy, timeoutMs: 600_000 },
+  };
 }
 
 function standInTool(name: string, path: string, policy: object = {}): object {
