@@ -10,9 +10,9 @@
 // call on an irrelevance question is wrong). The bar is the lowest table value above that uninformed 0.5 at
 // which every held-out set stays at most 2% silently wrong; the table printed is fitted on every set.
 //   npx node scripts/fit-fill-confidence.ts [--sets dev,test,…] [--bfcl ../shared/eval/bfcl/BFCL_v4_simple_python.json,…]
-// With --family bare it fits the table of tools without examples (src/intent/bare-confidence.ts) on the
-// --bfcl files alone: each call's kinds are its values' evidence and its doubts; the questions are split in
-// two folds by a hash of their id, the table fitted on one fold gates the other's calls, and the bar is the
+// With --family bare it fits the weights of tools without examples (src/intent/bare-confidence.ts, a
+// logistic model) on the --bfcl files alone: each call's kinds are its values' evidence and its doubts; the
+// questions are split in two folds by a hash of their id, the model fitted on one fold gates the other's calls, and the bar is the
 // lowest at which, over those out-of-fold calls, each category stays at most 2% silently wrong (1% executed
 // on questions that expect no call). Each fold's counts are printed beside the totals.
 //   npx node scripts/fit-fill-confidence.ts --family bare --bfcl FILE,…
@@ -32,7 +32,7 @@ import {
 } from "../src/app/index.ts";
 import { createLogger, readEnv } from "../src/config/index.ts";
 import {
-  BARE_FILL_CONFIDENCE,
+  BARE_FILL_WEIGHTS,
   bareFillConfidence,
   type Doubt,
   type Evidence,
@@ -145,21 +145,42 @@ function foldOf(id: string): number {
   return (createHash("sha256").update(id).digest()[0] ?? 0) % 2;
 }
 
-/** Per kind (evidence and doubts), the share of right calls among those using it, add-one smoothed. */
-function fitBare(calls: Labelled[]): Record<Evidence | Doubt, number> {
-  const table = { ...BARE_FILL_CONFIDENCE } as Record<Evidence | Doubt, number>;
-  for (const kind of Object.keys(table) as (Evidence | Doubt)[]) {
-    if (kind === "agent") continue;
-    const using = calls.filter((c) => c.kinds.includes(kind));
-    table[kind] = Math.round(((using.filter((c) => c.right).length + 1) / (using.length + 2)) * 1000) / 1000;
+type Weights = Record<Evidence | Doubt | "bias", number>;
+
+/** L2 penalty on the kinds' weights (not the bias): kinds seen on a few calls stay near 0. */
+const L2 = 1;
+
+/**
+ * A logistic model of "the call is right" on the kinds present (evidence and doubts), fitted by gradient
+ * descent on the mean log-loss with an L2 penalty; a few hundred labelled calls need no library.
+ */
+function fitBare(calls: Labelled[]): Weights {
+  const kinds = (Object.keys(BARE_FILL_WEIGHTS) as (keyof Weights)[]).filter(
+    (k) => k !== "bias" && k !== "agent",
+  );
+  const rows = calls.map((c) => ({ x: new Set<keyof Weights>(c.kinds), y: c.right ? 1 : 0 }));
+  const w = Object.fromEntries(Object.keys(BARE_FILL_WEIGHTS).map((k) => [k, 0])) as Weights;
+  const n = Math.max(1, rows.length);
+  for (let step = 0; step < 2000; step++) {
+    const grad = Object.fromEntries(Object.keys(w).map((k) => [k, 0])) as Weights;
+    for (const row of rows) {
+      let z = w.bias;
+      for (const k of row.x) if (k !== "agent") z += w[k];
+      const error = 1 / (1 + Math.exp(-z)) - row.y;
+      grad.bias += error;
+      for (const k of row.x) if (k !== "agent") grad[k] += error;
+    }
+    w.bias -= grad.bias / n;
+    for (const k of kinds) w[k] -= grad[k] / n + (L2 * w[k]) / n;
   }
-  return table;
+  for (const k of Object.keys(w) as (keyof Weights)[]) w[k] = Math.round(w[k] * 1000) / 1000;
+  return w;
 }
 
 if (values.family === "bare") {
   if (!values.bfcl) throw new Error("--family bare needs --bfcl FILE,…");
   const { calls, requests } = await labelFunctions(values.bfcl.split(","));
-  const table = fitBare(calls);
+  const weights = fitBare(calls);
   // Each call's confidence under the table fitted on the other fold.
   const outOfFold = [0, 1].flatMap((fold) => {
     const fitted = fitBare(calls.filter((c) => c.fold !== fold));
@@ -169,7 +190,7 @@ if (values.family === "bare") {
   });
   const allowed = (set: string) =>
     (set === "bfcl-irrelevance" ? 0.01 : MAX_SILENT_RATE) * Math.max(1, requests.get(set) ?? 0);
-  const candidates = [...new Set([...Object.values(table), 1.001])]
+  const candidates = [...new Set([...outOfFold.map((c) => c.confidence), 1.001])]
     .filter((v) => v > UNINFORMED)
     .sort((a, b) => a - b);
   const rows = candidates.map((bar) => {
@@ -195,7 +216,7 @@ if (values.family === "bare") {
         requests: Object.fromEntries(requests),
         labelledCalls: calls.length,
         wrongCalls: calls.filter((c) => !c.right).length,
-        table,
+        weights,
         outOfFold: rows,
         bar: chosen?.bar,
       },

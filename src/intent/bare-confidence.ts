@@ -1,10 +1,10 @@
 // How sure the filler is of a call to a bare function definition: a tool with neither example requests nor
 // example calls, as imported OpenAI, Anthropic or BFCL definitions are. Nothing teaches the filler how such
 // a tool's values are phrased, so the same evidence is right less often than for a described tool (on the
-// bundled catalog's tools, every one has examples; see confidence.ts). Bare tools get a table and a bar of
+// bundled catalog's tools, every one has examples; see confidence.ts). Bare tools get weights and a bar of
 // their own, fitted on labelled function-calling questions by `scripts/fit-fill-confidence.ts --family bare`,
-// the bar chosen on questions the table was fitted without. Besides each value's evidence, a call carries
-// doubts that any schema shows: they weigh in as rows of the same table, the least sure row deciding.
+// the bar chosen on questions the weights were fitted without. Besides each value's evidence, a call carries
+// doubts that any schema shows; evidence and doubts are the features of one logistic model.
 import type { Evidence } from "./confidence.ts";
 
 /** What makes a filled call doubtful beyond its values' evidence. */
@@ -23,38 +23,48 @@ export type Doubt =
 
 export const DOUBTS: readonly Doubt[] = ["optional_left", "order_mixed", "value_left", "weak_match"];
 
-/** Fitted share of right calls per kind of evidence and per doubt, for bare tools (add-one smoothed). */
-export const BARE_FILL_CONFIDENCE: Readonly<Record<Evidence | Doubt, number>> = {
-  agent: 1,
-  opaque: 0.5,
-  shape: 0.556,
-  zone: 0.5,
-  enum: 0.588,
-  own_word: 0.744,
-  learned: 0.5,
-  kind_cue: 0.628,
-  units: 0.2,
-  quoted: 0.439,
-  name: 0.5,
-  list: 0.778,
-  flag: 0.625,
-  order: 0.619,
-  text_word: 0.465,
-  text_kind: 0.478,
-  text_order: 0.314,
-  optional_left: 0.476,
-  order_mixed: 0.519,
-  value_left: 0.167,
-  weak_match: 0.474,
+/**
+ * Fitted weights of a logistic model, for bare tools: the bias and, per kind of evidence or doubt present in
+ * the call, what it adds to the log-odds that the call is right. Unlike the described tools' least-sure-row
+ * table, kinds add up: on bare definitions no single kind separates right calls from wrong ones, their
+ * combination does a little better (docs/performance.md). A kind no labelled call used weighs 0.
+ */
+export const BARE_FILL_WEIGHTS: Readonly<Record<Evidence | Doubt | "bias", number>> = {
+  bias: 1.046,
+  agent: 0,
+  opaque: 0,
+  shape: 0.27,
+  zone: 0,
+  enum: 0.08,
+  own_word: 1.018,
+  learned: 0,
+  kind_cue: 0.166,
+  units: -1.163,
+  quoted: -0.117,
+  name: 0,
+  list: 0.519,
+  flag: -0.11,
+  order: 0.133,
+  text_word: -0.188,
+  text_kind: -0.713,
+  text_order: -1.276,
+  optional_left: -0.667,
+  order_mixed: -1.015,
+  value_left: -2.119,
+  weak_match: -0.38,
 };
 
 /** The least confidence at which a call to a bare tool runs; chosen out of fold on labelled questions. */
-export const BARE_FILL_CONFIDENCE_BAR = 0.778;
+export const BARE_FILL_CONFIDENCE_BAR = 0.829;
 
-/** A bare call's confidence: that of its least sure value or doubt (1 when nothing was read). */
+/** A bare call's confidence: the logistic model's probability that it is right, given the kinds present. */
 export function bareFillConfidence(
   kinds: readonly (Evidence | Doubt)[],
-  table: Readonly<Record<Evidence | Doubt, number>> = BARE_FILL_CONFIDENCE,
+  weights: Readonly<Record<Evidence | Doubt | "bias", number>> = BARE_FILL_WEIGHTS,
 ): number {
-  return kinds.reduce((least, kind) => Math.min(least, table[kind]), 1);
+  const present = new Set(kinds);
+  present.delete("agent");
+  let z = weights.bias;
+  for (const kind of present) z += weights[kind];
+  return Math.round((1 / (1 + Math.exp(-z))) * 1000) / 1000;
 }

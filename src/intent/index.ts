@@ -1,8 +1,8 @@
 // Understanding a request beyond routing: the opaque values in it, the arguments a tool's schema can take
 // from it, and the separate intents it contains.
 export {
-  BARE_FILL_CONFIDENCE,
   BARE_FILL_CONFIDENCE_BAR,
+  BARE_FILL_WEIGHTS,
   bareFillConfidence,
   DOUBTS,
   type Doubt,

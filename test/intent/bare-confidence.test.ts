@@ -3,8 +3,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import {
-  BARE_FILL_CONFIDENCE,
   BARE_FILL_CONFIDENCE_BAR,
+  BARE_FILL_WEIGHTS,
   bareFillConfidence,
   DOUBTS,
   type Doubt,
@@ -78,16 +78,23 @@ test("a bare tool's call is gated by the bare table and bar; a described tool's 
   assert.equal(bare.confidence, bareFillConfidence(bare.filled.map((v) => v.evidence ?? "order")));
 });
 
-test("a bare call is as sure as its least sure value or doubt", () => {
-  const table = { ...BARE_FILL_CONFIDENCE, own_word: 0.9, optional_left: 0.6 };
-  const rows: { kinds: Parameters<typeof bareFillConfidence>[0]; expect: number }[] = [
-    { kinds: [], expect: 1 },
-    { kinds: ["own_word"], expect: 0.9 },
-    { kinds: ["own_word", "optional_left"], expect: 0.6 },
-    { kinds: ["agent"], expect: 1 },
+test("a bare call's confidence is the logistic model's, each kind present counted once", () => {
+  const weights = { ...BARE_FILL_WEIGHTS, bias: 1, own_word: 1, optional_left: -2, value_left: -3 };
+  const rows: { kinds: Parameters<typeof bareFillConfidence>[0]; z: number }[] = [
+    { kinds: [], z: 1 },
+    { kinds: ["own_word"], z: 2 },
+    { kinds: ["own_word", "own_word"], z: 2 },
+    { kinds: ["own_word", "optional_left"], z: 0 },
+    { kinds: ["own_word", "value_left"], z: -1 },
+    { kinds: ["agent"], z: 1 },
   ];
-  for (const row of rows) assert.equal(bareFillConfidence(row.kinds, table), row.expect);
-  for (const doubt of DOUBTS) assert.ok(doubt in BARE_FILL_CONFIDENCE);
+  for (const row of rows)
+    assert.equal(
+      bareFillConfidence(row.kinds, weights),
+      Math.round((1 / (1 + Math.exp(-row.z))) * 1000) / 1000,
+      row.kinds.join(","),
+    );
+  for (const doubt of DOUBTS) assert.ok(doubt in BARE_FILL_WEIGHTS);
 });
 
 test("a bare fill that read nothing from the request is not held back", () => {
