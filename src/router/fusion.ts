@@ -30,13 +30,15 @@ export interface FusionWeights {
 export function fuse<K>(scores: HalfScores<K>, weights: FusionWeights): Scored<K>[] {
   const { lexicalWeight, subwordShare } = weights;
   const out: Scored<K>[] = [];
-  const names = new Set([...scores.dense.keys(), ...scores.lexical.keys()]);
-  for (const name of names) {
+  const add = (name: K) => {
     const d = scores.dense.get(name) ?? 0;
     const l = scores.lexical.get(name) ?? 0;
     const s = scores.subword.get(name) ?? 0;
     const fused = (1 - lexicalWeight) * d + lexicalWeight * ((1 - subwordShare) * l + subwordShare * s);
     out.push({ name, dense: d, lexical: l, subword: s, fused });
-  }
+  };
+  // Every candidate once, dense ones first (ties keep this order: the sort is stable), with no set of names.
+  for (const name of scores.dense.keys()) add(name);
+  for (const name of scores.lexical.keys()) if (!scores.dense.has(name)) add(name);
   return out.sort((a, b) => b.fused - a.fused);
 }

@@ -24,9 +24,16 @@ function symbol(code: number): number {
   return code - 48 + 28; // 0-9
 }
 
+/**
+ * Scratch space of `trigrams`, reused by every call (it runs once per query): each gram's count so far, and
+ * the ids seen, in order. A Map per call was a tenth of a route's allocations.
+ */
+const gramCounts = new Uint8Array(GRAM_COUNT);
+let gramsSeen = new Int32Array(1024);
+
 /** Each gram id of the text's words with its count, packed as id << 8 | count. */
 export function trigrams(text: string): Uint32Array {
-  const counts = new Map<number, number>();
+  let seen = 0;
   for (const word of nameWords(text)) {
     if (STOP_WORDS.has(word)) continue;
     const padded = `<${word}>`;
@@ -34,12 +41,24 @@ export function trigrams(text: string): Uint32Array {
       const id =
         (symbol(padded.charCodeAt(i)) * SYMBOLS + symbol(padded.charCodeAt(i + 1))) * SYMBOLS +
         symbol(padded.charCodeAt(i + 2));
-      counts.set(id, Math.min(MAX_COUNT, (counts.get(id) ?? 0) + 1));
+      const count = gramCounts[id] as number;
+      if (count === 0) {
+        if (seen === gramsSeen.length) {
+          const grown = new Int32Array(seen * 2);
+          grown.set(gramsSeen);
+          gramsSeen = grown;
+        }
+        gramsSeen[seen++] = id;
+      }
+      if (count < MAX_COUNT) gramCounts[id] = count + 1;
     }
   }
-  const packed = new Uint32Array(counts.size);
-  let i = 0;
-  for (const [id, count] of counts) packed[i++] = (id << COUNT_BITS) | count;
+  const packed = new Uint32Array(seen);
+  for (let i = 0; i < seen; i++) {
+    const id = gramsSeen[i] as number;
+    packed[i] = (id << COUNT_BITS) | (gramCounts[id] as number);
+    gramCounts[id] = 0;
+  }
   // By gram id, so a document's reads of the per-gram arrays move forward through memory.
   return packed.sort();
 }
