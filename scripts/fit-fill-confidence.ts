@@ -5,7 +5,9 @@
 // filled and judged as eval-requests judges (a call on a request that should have asked or declined, or
 // with the wrong output, is wrong). Each kind of evidence gets the share of right calls among the calls
 // that used it (add-one smoothed: a kind the data never saw sits at 0.5); a call's confidence is its least
-// sure value's. BFCL-format files (--bfcl) add one set per category: each question answered with its own
+// sure value's or call-level signal's (the arguments step's `signals`: a stated value left unused, a number
+// claimed from both sides, a tool run in place of the router's first, a barely-matched tool on values any
+// tool could take), each signal a row fitted like any evidence. `wrong` lists the wrong calls with their kinds. BFCL-format files (--bfcl) add one set per category: each question answered with its own
 // functions, a one-call answer with every value at hand labelled right when it matches the ground truth (a
 // call on an irrelevance question is wrong). The bar is the lowest table value above that uninformed 0.5 at
 // which every held-out set stays at most 2% silently wrong; the table printed is fitted on every set.
@@ -52,6 +54,7 @@ const UNINFORMED = 0.5;
 
 interface Labelled {
   set: string;
+  id: string;
   kinds: (Evidence | Doubt)[];
   right: boolean;
   /** The question's fold, for --family bare. */
@@ -78,7 +81,7 @@ async function label(sets: string[]): Promise<{ calls: Labelled[]; requests: Map
           ...(request.arguments ? { arguments: request.arguments } : {}),
         });
         const step = answer.steps.find((s) => s.step === "arguments") as
-          | { tool: string; filled: FilledValue[]; ready?: boolean }
+          | { tool: string; filled: FilledValue[]; ready?: boolean; signals?: Evidence[] }
           | undefined;
         if (!step?.ready) continue;
         const fromQuery = step.filled.filter((v) => v.source === "query");
@@ -91,7 +94,14 @@ async function label(sets: string[]): Promise<{ calls: Labelled[]; requests: Map
           if (result?.status !== "completed") continue;
           right = !request.expect.output || containsExpected(result.output, request.expect.output);
         }
-        calls.push({ set, kinds: fromQuery.map((v) => v.evidence ?? "order"), right });
+        // A call's kinds: each value's evidence and the call-level signals (a stated value left unused, a
+        // tool run in place of the router's first), fitted as rows of the same table.
+        calls.push({
+          set,
+          id: request.id,
+          kinds: [...fromQuery.map((v) => v.evidence ?? "order"), ...(step.signals ?? [])],
+          right,
+        });
       }
     }
   } finally {
@@ -122,6 +132,7 @@ async function labelFunctions(
     if (outcome.proposed)
       calls.push({
         set,
+        id: outcome.id,
         kinds: [...outcome.proposed.evidence, ...outcome.proposed.doubts],
         right: outcome.proposed.right,
         fold: foldOf(outcome.id),
@@ -279,6 +290,7 @@ console.log(
       requests: Object.fromEntries(requests),
       labelledCalls: calls.length,
       wrongCalls: calls.filter((c) => !c.right).length,
+      wrong: calls.filter((c) => !c.right).map((c) => `${c.id}: ${c.kinds.join(", ")}`),
       table,
       outOfFold: rows,
       bar: chosen?.bar,

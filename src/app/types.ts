@@ -2,7 +2,7 @@
 import type { InspectReport, InspectRequest } from "../browser/index.ts";
 import type { SchemaIssue, Tool } from "../catalog/index.ts";
 import type { CallResult, ExecutionRecord } from "../dispatch/index.ts";
-import type { Doubt, FilledValue, MissingField, OpaqueKind } from "../intent/index.ts";
+import type { Doubt, Evidence, FilledValue, MissingField, OpaqueKind } from "../intent/index.ts";
 import type { DenseState } from "../router/index.ts";
 import type { SynthesisIssue, SynthesisStage, TestRun } from "../synth/index.ts";
 import type { ContextSaved } from "./catalog-tokens.ts";
@@ -65,6 +65,8 @@ export type Step =
       bar?: number;
       /** What makes the call doubtful beyond its values' evidence (weighed for bare tools). */
       doubts?: Doubt[];
+      /** Call-level signals that lowered the confidence (rows of the confidence table). */
+      signals?: Evidence[];
       /**
        * Every value the call needs is at hand and fits the schema: whether it runs is left to the
        * confidence bar alone (what `scripts/fit-fill-confidence.ts` labels).

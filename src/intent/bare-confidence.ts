@@ -52,6 +52,12 @@ export const BARE_FILL_WEIGHTS: Readonly<Record<Evidence | Doubt | "bias", numbe
   order_mixed: -1.015,
   value_left: -2.119,
   weak_match: -0.38,
+  // The described tools' call-level signals: a bare call is weighed by its doubts instead (value_left,
+  // weak_match), so these weigh nothing here.
+  unused_value: 0,
+  switched: 0,
+  contested: 0,
+  weak_route: 0,
 };
 
 /** The least confidence at which a call to a bare tool runs; chosen out of fold on labelled questions. */

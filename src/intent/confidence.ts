@@ -1,6 +1,8 @@
 // How sure the filler is of a call's values. Each value is placed by one kind of evidence; the table below
 // holds, for each kind, how often calls resting on it were right on labelled requests (fitted by
-// `scripts/fit-fill-confidence.ts`, which prints this table). A call is as sure as its least sure value.
+// `scripts/fit-fill-confidence.ts`, which prints this table). A call is as sure as its least sure value and
+// its call-level signals (a stated value left unused, a number two parameters claim, a tool run in place of
+// the router's first), which are rows of the same table, fitted the same way.
 // Route-and-execute runs a call only at or above FILL_CONFIDENCE_BAR, chosen by cross-validation on labelled
 // sets the table was fitted without; below it the values are proposed as `suggested`. A kind no labelled
 // call used sits at 0.5, under the bar: evidence nobody has measured never runs a call alone.
@@ -40,31 +42,43 @@ export type Evidence =
   /** A name of the parameter's kind: a place after "in"/"from"/"to", a person after "by". */
   | "text_kind"
   /** A name or phrase for a required text parameter, by order alone. */
-  | "text_order";
+  | "text_order"
+  /** A call-level signal: the request states a value (a number, quoted text, a date, a target unit) the call leaves unused. */
+  | "unused_value"
+  /** A call-level signal: the router scored another eligible tool higher; the evidence or a missing value set it aside. */
+  | "switched"
+  /** A call-level signal: the word before a number claims it for one parameter, the word after for another, one left empty. */
+  | "contested"
+  /** A call-level signal: the router scores the tool barely above its threshold, and every value read is one any tool could take. */
+  | "weak_route";
 
 /** Fitted share of right calls per kind of evidence (add-one smoothed); see the fit script. */
 export const FILL_CONFIDENCE: Readonly<Record<Evidence, number>> = {
   agent: 1,
-  opaque: 0.923,
-  shape: 0.978,
-  zone: 0.923,
-  enum: 0.976,
-  own_word: 0.938,
-  learned: 0.972,
-  kind_cue: 0.909,
-  units: 0.957,
-  quoted: 0.966,
+  opaque: 0.933,
+  shape: 0.982,
+  zone: 0.875,
+  enum: 0.964,
+  own_word: 0.909,
+  learned: 0.958,
+  kind_cue: 0.929,
+  units: 0.966,
+  quoted: 0.973,
   name: 0.5,
-  list: 0.889,
+  list: 0.818,
   flag: 0.5,
-  order: 0.9,
+  order: 0.933,
   text_word: 0.5,
   text_kind: 0.5,
   text_order: 0.5,
+  unused_value: 0.5,
+  switched: 0.846,
+  contested: 0.333,
+  weak_route: 0.333,
 };
 
 /** The least confidence at which a filled call runs; chosen for at most 2% silently wrong on held-out sets. */
-export const FILL_CONFIDENCE_BAR = 0.889;
+export const FILL_CONFIDENCE_BAR = 0.818;
 
 /** A call's confidence: that of its least sure value (1 when nothing was read from the request). */
 export function fillConfidence(

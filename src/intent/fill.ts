@@ -3,7 +3,7 @@
 // takes. Every value records the span it came from. A required parameter nothing fits, or a place the
 // request names that no zone matches, is reported as missing: the caller asks, it never guesses.
 import { BARE_FILL_CONFIDENCE_BAR, bareFillConfidence, type Doubt } from "./bare-confidence.ts";
-import { FILL_CONFIDENCE_BAR, fillConfidence } from "./confidence.ts";
+import { type Evidence, FILL_CONFIDENCE_BAR, fillConfidence } from "./confidence.ts";
 import { learnFromExamples } from "./examples.ts";
 import {
   type FilledValue,
@@ -26,6 +26,7 @@ import { fillTyped, unplacedDates } from "./place-typed.ts";
 import { fillUnits } from "./place-units.ts";
 import { fillZones } from "./place-zones.ts";
 import { severalValues } from "./several-values.ts";
+import { unusedValues } from "./unused.ts";
 
 export type { FilledValue, FillOptions, FillResult, MissingField };
 
@@ -81,6 +82,8 @@ export function fillArguments(
   const fromQuery = f.filled.filter((v) => v.source === "query");
   const kinds = fromQuery.map((v) => v.evidence ?? "order");
   const doubts = [...doubtsOf(f, params), ...(options.weakMatch ? (["weak_match"] as const) : [])];
+  const unused = unusedValues(f);
+  const signals: Evidence[] = [...f.signals, ...(unused.length > 0 ? (["unused_value"] as const) : [])];
   return {
     arguments: f.args,
     filled: f.filled,
@@ -90,10 +93,12 @@ export function fillArguments(
       ? fromQuery.length > 0
         ? bareFillConfidence([...kinds, ...doubts])
         : 1
-      : fillConfidence(kinds),
+      : fillConfidence([...kinds, ...signals]),
     bar: options.bare ? BARE_FILL_CONFIDENCE_BAR : FILL_CONFIDENCE_BAR,
     doubts,
     suggested: fromQuery,
+    signals,
+    unused: unused.map((u) => ({ start: u.start, end: u.end, text: u.text })),
   };
 }
 

@@ -44,6 +44,13 @@ export interface FillResult {
   doubts: Doubt[];
   /** The values read from the request, with their spans, for a caller to confirm in one step. */
   suggested: FilledValue[];
+  /**
+   * What the call as a whole says about its values, beyond each value's evidence (`unused_value`: the
+   * request states a value the call has no place for); rows of the confidence table, in `confidence`.
+   */
+  signals: Evidence[];
+  /** The stated values the call leaves unused, with their spans. */
+  unused: { start: number; end: number; text: string }[];
 }
 
 export interface FillOptions {
@@ -99,6 +106,8 @@ export class Filler {
   readonly args: Record<string, unknown> = {};
   readonly filled: FilledValue[] = [];
   readonly placedOpaque: OpaqueKind[] = [];
+  /** Call-level signals the placement steps raised (rows of the confidence table). */
+  readonly signals = new Set<Evidence>();
   readonly text: string;
   private readonly used: Span[] = [];
   constructor(text: string) {

@@ -3,6 +3,11 @@ import type { Filler, Param } from "./filler.ts";
 import type { Mention } from "./mentions.ts";
 import type { Span } from "./opaque.ts";
 import { enumValues } from "./schema-cues.ts";
+
+/** What comes right before a unit named in the singular: a number, or a word that counts one. */
+const SINGULAR_COUNT =
+  /(?:\d|\b(?:a|an|one|per|each|every|this|that|next|last|same|half|single|whole))[\s-]*$/;
+
 /** The enum value the text names, when exactly one is named outside the spans other values took. */
 export function enumMention(
   f: Filler,
@@ -34,6 +39,15 @@ export function enumMention(
       const end = (offsets[match.index + match[0].length - 1] ?? start) + 1;
       const span = { start, end };
       if (quoted.some((q) => start < q.end && end > q.start)) continue;
+      // A plural value named in the singular is a count's unit only after the count ("a 14 day trial",
+      // "one day", "per day"), not a word of a name ("Christmas Day").
+      if (
+        words.length === 1 &&
+        value.endsWith("s") &&
+        !/s$/i.test(match[0]) &&
+        !SINGULAR_COUNT.test(text.slice(Math.max(0, match.index - 24), match.index))
+      )
+        continue;
       // More words named is better ("percent change" over "percent"); words in between count against it.
       const between = match[0].split(/\s+/).length - words.length;
       hits.push({ value, span, score: words.length * 10 - between });

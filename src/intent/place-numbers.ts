@@ -46,6 +46,8 @@ export interface Scored {
   weight: number;
   how: string;
   evidence: Evidence;
+  /** Which word placed it: the one before the number, or the one after. */
+  side?: "before" | "after";
 }
 
 /** Whether a parameter's words name `word` (singular or plural). */
@@ -58,19 +60,21 @@ export function numberCue(f: Filler, n: NumberMention, param: Param): Scored | u
   let weight = 0;
   let how = "";
   let evidence: Evidence = "order";
-  const take = (w: number, h: string, e: Evidence) => {
+  let side: Scored["side"];
+  const take = (w: number, h: string, e: Evidence, s?: Scored["side"]) => {
     if (w > weight) {
       weight = w;
       how = h;
       evidence = e;
+      side = s;
     }
   };
-  if (namesWord(param, n.next)) take(CUE.ownWord, `number before "${n.next}"`, "own_word");
-  if (namesWord(param, n.previous)) take(CUE.ownWord, `number after "${n.previous}"`, "own_word");
+  if (namesWord(param, n.next)) take(CUE.ownWord, `number before "${n.next}"`, "own_word", "after");
+  if (namesWord(param, n.previous)) take(CUE.ownWord, `number after "${n.previous}"`, "own_word", "before");
   if (n.next && param.after.has(n.next))
-    take(CUE.learned, `number before "${n.next}", as in the examples`, "learned");
+    take(CUE.learned, `number before "${n.next}", as in the examples`, "learned", "after");
   if (n.previous && param.before.has(n.previous))
-    take(CUE.learned, `number after "${n.previous}", as in the examples`, "learned");
+    take(CUE.learned, `number after "${n.previous}", as in the examples`, "learned", "before");
   const twoBack = /([a-z]+)\s+[a-z]+\s*$/i
     .exec(f.text.slice(Math.max(0, n.start - 30), n.start))?.[1]
     ?.toLowerCase();
@@ -100,7 +104,7 @@ export function numberCue(f: Filler, n: NumberMention, param: Param): Scored | u
   if (n.words && (evidence as Evidence) === "kind_cue") return undefined;
   // Nor is it a count for a list, or for one of several numbered parameters ("two points": point1, point2).
   if (n.words && (param.type === "array" || /\d$/.test(param.name))) return undefined;
-  return weight > 0 ? { weight, how, evidence } : undefined;
+  return weight > 0 ? { weight, how, evidence, ...(side ? { side } : {}) } : undefined;
 }
 
 /** Parameters a bare number may go to: numeric ones, and strings that hold an integer ("the integer, e.g. \"255\""). */
@@ -245,6 +249,21 @@ export function fillNumbers(f: Filler, params: Param[]): void {
       negative ? `${cue.how}, counted back` : cue.how,
       cue.evidence,
     );
+  }
+  // A number that the word before it claims for one parameter and the word after it for another (words,
+  // not prepositions), one of them left without a value ("split the bill four ways": the bill's, or the number of ways?), is
+  // contested: a call-level signal.
+  for (const [i, n] of numbers.entries()) {
+    const claims = open.flatMap((p, j) => {
+      const cue = scored.get(`${i}:${j}`);
+      // A preposition ("over 36 months") frames the value; it does not name it against the word after it.
+      const word = cue?.side === "before" ? n.previous : n.next;
+      return cue && cue.weight >= CUE.learned && cue.side && !PREPOSITIONS.has(word)
+        ? [{ p, side: cue.side }]
+        : [];
+    });
+    const sides = new Set(claims.map((c) => c.side));
+    if (sides.size === 2 && claims.some((c) => !f.has(c.p)) && !f.free(n)) f.signals.add("contested");
   }
 }
 

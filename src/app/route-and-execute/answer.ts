@@ -5,6 +5,7 @@
 import { type Tool, validateAgainstSchema } from "../../catalog/index.ts";
 import {
   type Evidence,
+  FILL_CONFIDENCE,
   type FilledValue,
   type FillResult,
   fillArguments,
@@ -88,6 +89,19 @@ function covers(fill: FillResult, other: FillResult): boolean {
   );
 }
 
+/**
+ * A call-level signal on a described tool's fill, at its row of the confidence table; a bare tool's fill is
+ * weighed by its own table's doubts (weak_match among them), so only the signal is recorded.
+ */
+function withSignal(fill: FillResult, signal: Evidence, bare: boolean): FillResult {
+  if (fill.signals.includes(signal)) return fill;
+  return {
+    ...fill,
+    signals: [...fill.signals, signal],
+    confidence: bare ? fill.confidence : Math.min(fill.confidence, FILL_CONFIDENCE[signal]),
+  };
+}
+
 /** How far above a candidate that can run, one that cannot (a required value is missing) must score to win. */
 const SATISFIABLE_MARGIN = 0.12;
 
@@ -109,11 +123,11 @@ function choose(candidates: Candidate[], threshold: number): Candidate | undefin
       c.adjusted >= best.adjusted - SATISFIABLE_MARGIN &&
       covers(c.fill, best.fill),
   );
-  if (runnable)
-    runnable.evidence.push(
-      `preferred over ${best.tool.name}, which lacks ${best.fill.missing.map((m) => m.field).join(", ")}`,
-    );
-  return runnable ?? best;
+  if (!runnable) return best;
+  runnable.evidence.push(
+    `preferred over ${best.tool.name}, which lacks ${best.fill.missing.map((m) => m.field).join(", ")}`,
+  );
+  return runnable;
 }
 
 /**
@@ -236,10 +250,14 @@ function unsureValues(tool: Tool, fill: FillResult): MissingField[] {
       v.source === "query" && (v.evidence === undefined || v.evidence === "order" || v.evidence === "name"),
   );
   const asked = unsure.length > 0 ? unsure : fill.suggested;
+  const unused =
+    fill.unused.length > 0
+      ? `; the request also states ${fill.unused.map((u) => `"${u.text}"`).join(", ")}, which this call does not use`
+      : "";
   return asked.map((v) => ({
     field: v.field,
     schema: (properties(tool)[v.field] ?? {}) as Record<string, unknown>,
-    reason: `read as ${JSON.stringify(v.value)}${v.span ? ` from "${v.span.text}"` : ""}, but not surely: confirm it`,
+    reason: `read as ${JSON.stringify(v.value)}${v.span ? ` from "${v.span.text}"` : ""}, but not surely: confirm it${unused}`,
   }));
 }
 
@@ -367,6 +385,21 @@ export async function answerOne(
     hits.map((hit) => weigh(hit.tool, hit.score, hit.score >= bar, bar, hit.fill, supplied));
   const candidates = weighAt(threshold);
   const chosen = choose(candidates, threshold);
+  // A tool run in place of one the router scored higher (the evidence re-ranked them, or the first lacked
+  // a value) is a call-level signal, a row of the confidence table.
+  const first = candidates
+    .filter((c) => c.eligible && !c.evidence.some((e) => e.startsWith("declined")))
+    .sort((a, b) => b.score - a.score)[0];
+  if (chosen && first && first !== chosen && first.score > chosen.score)
+    chosen.fill = withSignal(chosen.fill, "switched", isBare(chosen.tool));
+  // So is a tool the router itself scores barely above the bar, when the values it reads are ones any tool
+  // could take (numbers by their order, quoted text, a list): then nothing but weak words says it fits.
+  if (
+    chosen &&
+    chosen.score < threshold + ASK_MARGIN &&
+    chosen.fill.filled.every((v) => v.source !== "query" || (v.evidence && WEAK_EVIDENCE.has(v.evidence)))
+  )
+    chosen.fill = withSignal(chosen.fill, "weak_route", isBare(chosen.tool));
   const steps: Step[] = [
     {
       step: "route",
@@ -426,6 +459,7 @@ export async function answerOne(
     confidence: fill.confidence,
     bar: fill.bar,
     ...(fill.doubts.length > 0 ? { doubts: fill.doubts } : {}),
+    ...(fill.signals.length > 0 ? { signals: fill.signals } : {}),
     ready: fill.missing.length === 0 && failedQueryValues(tool, fill).length === 0,
   });
   // A value the agent sent that the schema refuses is the agent's to fix: the validate step names it.

@@ -125,6 +125,7 @@ export async function fillWithLlm(
   ];
   // The LLM's values passed the schema: the call is as sure as the configured model, not the offline reader.
   const suggested = filled.filter((v) => v.source !== "agent");
+  // It read the whole request, so no stated value is left for the offline reader's signals to count.
   return {
     arguments: args,
     filled,
@@ -134,5 +135,7 @@ export async function fillWithLlm(
     bar: offline.bar,
     doubts: [],
     suggested,
+    signals: [],
+    unused: [],
   };
 }

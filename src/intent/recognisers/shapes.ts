@@ -47,7 +47,8 @@ export function findShapes(text: string): Shapes {
         /\d\s*[-+*/^×÷]\s*[\d(a-z]|\)\s*[-+*/^×÷]|\d!|^[a-z]+\s*\(/.test(m.text) &&
         !/^\d{4}-\d{2}-\d{2}$/.test(m.text.trim()),
     ),
-    crons: allMatches(text, /(?<!\S)((?:[\d*][\d*/,-]*\s+){4}[\d*][\d*/,A-Za-z-]*)(?!\S)/g, 1),
+    // A field ends with a digit or a star: "3, 5, 3, 9, 5" is a list of numbers, not a cron line.
+    crons: allMatches(text, /(?<!\S)((?:[\d*](?:[\d*/,-]*[\d*])?\s+){4}[\d*][\d*/,A-Za-z-]*)(?!\S)/g, 1),
     tokens: allMatches(
       text,
       /(?<![\w%])(?:[a-z]+(?:[A-Z][a-z0-9]*)+|[A-Za-z][a-z0-9]*(?:_[A-Za-z0-9]+)+)(?![\w%])|(?<!\S)\S*%[0-9A-Fa-f]{2}\S*/g,

@@ -14,6 +14,9 @@ const cases: [string, keyof Shapes, string[]][] = [
   ["what is 6 × 7 ÷ 2", "expressions", ["6 × 7 ÷ 2"]],
   ["the date 2024-01-01", "expressions", []],
   ["explain */5 * * * *", "crons", ["*/5 * * * *"]],
+  ["run it at */15 9-17 * * 1-5", "crons", ["*/15 9-17 * * 1-5"]],
+  ["at 0 0,12 1 */2 1-5", "crons", ["0 0,12 1 */2 1-5"]],
+  ["remove the duplicates from 3, 5, 3, 9, 5", "crons", []],
   ["convert myVariableName to snake_case", "tokens", ["myVariableName", "snake_case"]],
   ["url decode caf%C3%A9", "tokens", ["caf%C3%A9"]],
 ];
@@ -27,6 +30,12 @@ for (const [text, kind, expected] of cases)
   });
 
 test("shapes stay linear on long adversarial text", () => {
-  for (const text of ["1+".repeat(50_000), "(".repeat(100_000), "sqrt(".repeat(20_000), "* ".repeat(50_000)])
+  for (const text of [
+    "1+".repeat(50_000),
+    "(".repeat(100_000),
+    "sqrt(".repeat(20_000),
+    "* ".repeat(50_000),
+    "1,1 ".repeat(2_000),
+  ])
     assert.ok(Array.isArray(findShapes(text).expressions));
 });

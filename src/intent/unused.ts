@@ -1,0 +1,52 @@
+// The values a request states that a call leaves unused. A call that reads "31" and "days" from "convert
+// 31 days to hours" but has no place for "hours", or takes 'switch' from "md5 of 'switch' then url encode
+// 'a b'" and drops 'a b', answers something other than what was asked, however sure each value it placed
+// is. Such a call carries the `unused_value` signal, a row of the confidence table like any evidence.
+import type { Filler } from "./filler.ts";
+import type { Span } from "./opaque.ts";
+import { NUMBER, UNIT } from "./place-units.ts";
+import type { Mention } from "./recognisers/span.ts";
+
+const DETERMINER = /^(?:a|an|the|my|your|his|her|its|our|their|this|that|these|those|it|me|us|them)$/i;
+
+/** The target unit of "<n> <unit> to <unit>" or "how many <unit> in <n> <unit>": a value the request states. */
+function targetUnits(text: string): Mention[] {
+  const forward = new RegExp(`${NUMBER}\\s*${UNIT}\\s+(?:to|into)\\s+${UNIT}(?![\\w°])`, "d");
+  const backward = new RegExp(`how many\\s+${UNIT}\\s+(?:are\\s+|is\\s+)?(?:there\\s+)?in\\s+`, "d");
+  const found: Mention[] = [];
+  for (const [match, group] of [
+    [forward.exec(text), 3],
+    [backward.exec(text), 1],
+  ] as const) {
+    const at = match?.indices?.[group];
+    // "1000000000000 ms to a date": a determiner is no unit.
+    if (match && at && !DETERMINER.test(match[group] ?? ""))
+      found.push({ text: match[group] ?? "", start: at[0], end: at[1] });
+  }
+  return found;
+}
+
+/**
+ * The stated values outside every span the call placed a value from: numbers (but a lone "one", which is
+ * as often a pronoun as a quantity), quoted text, dates, times, versions, colours, opaque values and a
+ * conversion's target unit.
+ */
+export function unusedValues(f: Filler): Mention[] {
+  const placed: Span[] = f.filled.flatMap((v) => (v.source === "query" && v.span ? [v.span] : []));
+  // A call that read nothing from the request (the agent sent everything) leaves the text to the agent.
+  if (placed.length === 0) return [];
+  const m = f.mentions;
+  const stated: Mention[] = [
+    ...m.numbers.filter((n) => !(n.words && n.value === 1)),
+    ...m.quoted,
+    ...m.dates,
+    ...m.datetimes,
+    ...m.times,
+    ...m.versions,
+    ...m.colors,
+    ...m.opaque.map((o) => ({ text: o.value, start: o.start, end: o.end })),
+    ...targetUnits(f.text),
+  ];
+  const covered = (s: Span) => placed.some((p) => s.start < p.end && s.end > p.start);
+  return stated.filter((s) => !covered(s));
+}

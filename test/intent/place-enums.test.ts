@@ -1,0 +1,29 @@
+// Enum values named in the request, on a made-up schema: a plural value named in the singular is a count's
+// unit only after the count, not a word of a name.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { fillArguments } from "../../src/intent/index.ts";
+
+const schema = {
+  type: "object",
+  properties: {
+    amount: { type: "integer" },
+    unit: { type: "string", enum: ["days", "weeks", "months"] },
+  },
+  required: ["unit"],
+};
+
+const cases: [query: string, unit: string | undefined][] = [
+  ["a 14 day trial", "days"],
+  ["move it by 3 weeks", "weeks"],
+  ["add one week", "weeks"],
+  ["twice per month", "months"],
+  ["what weekday is Christmas Day 2030?", undefined],
+  ["plans for Mother's Day", undefined],
+  ["how many days until Friday", "days"],
+];
+
+for (const [query, unit] of cases)
+  test(`enum unit in ${JSON.stringify(query)}`, () => {
+    assert.equal(fillArguments(query, schema).arguments.unit, unit);
+  });

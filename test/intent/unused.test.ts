@@ -1,0 +1,88 @@
+// The call-level signals of a fill, on made-up schemas: a stated value the call leaves unused, and a number
+// that two parameters' words claim while one of them stays empty. Each lowers the call's confidence to its
+// row of the table, so the call is proposed rather than run.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { FILL_CONFIDENCE, fillArguments } from "../../src/intent/index.ts";
+
+const object = (properties: Record<string, unknown>, required: string[]) => ({
+  type: "object",
+  properties,
+  required,
+});
+
+const shift = object({ amount: { type: "integer" }, unit: { type: "string", enum: ["days", "weeks"] } }, [
+  "amount",
+  "unit",
+]);
+const codec = object({ text: { type: "string" }, action: { type: "string", enum: ["encode", "decode"] } }, [
+  "text",
+  "action",
+]);
+const pair = object({ a: { type: "number" }, b: { type: "number" } }, ["a", "b"]);
+const share = object(
+  { percent: { type: "number" }, base: { type: "number", description: "the value to take a share of" } },
+  ["percent", "base"],
+);
+const tickets = object({ count: { type: "integer" } }, ["count"]);
+const event = object({ date: { type: "string", format: "date" } }, ["date"]);
+
+const cases: [query: string, schema: Record<string, unknown>, unused: string[]][] = [
+  // A conversion's target unit the schema has no place for.
+  ["convert 31 days to hours", shift, ["hours"]],
+  ["how many hours are in 3 days", shift, ["hours"]],
+  // A second quoted text for a single text parameter.
+  ["encode 'switch' then encode 'a b'", codec, ["a b"]],
+  // A number nobody took.
+  ["add 5 and 7 and 9", pair, ["9"]],
+  // A date beside the value that was read.
+  ["3 tickets on 2024-07-01", tickets, ["2024-07-01"]],
+  // Every stated value used.
+  ["what is 15% of 240", share, []],
+  ["shift by 3 weeks", shift, []],
+  // A lone "one" is as often a pronoun as a quantity.
+  ["one of us wants 3 tickets", tickets, []],
+  ["the event on 2024-07-01", event, []],
+];
+
+for (const [query, schema, unused] of cases)
+  test(`stated values left unused: ${JSON.stringify(query)}`, () => {
+    const fill = fillArguments(query, schema);
+    assert.deepEqual(
+      fill.unused.map((u) => u.text.replace(/^['"]|['"]$/g, "")),
+      unused,
+    );
+    for (const u of fill.unused) assert.equal(query.slice(u.start, u.end), u.text, "each with its span");
+    assert.equal(fill.signals.includes("unused_value"), unused.length > 0);
+    if (unused.length > 0) assert.ok(fill.confidence <= FILL_CONFIDENCE.unused_value);
+  });
+
+test("a call that reads nothing from the request (the agent sent every value) has no unused values", () => {
+  const fill = fillArguments("add these please, 4 and 5", pair, { a: 1, b: 2 });
+  assert.deepEqual(fill.unused, []);
+  assert.deepEqual(fill.signals, []);
+});
+
+test("a number two parameters' words claim, one of them left empty, is contested", () => {
+  const split = object({ total: { type: "number" }, parts: { type: "integer", default: 1 } }, ["total"]);
+  const examples = [
+    { query: "divide a 120 total 3 ways", arguments: { total: 120, parts: 3 } },
+    { query: "a total of 50", arguments: { total: 50 } },
+  ];
+  const contested = fillArguments("divide the total 4 ways", split, {}, { examples });
+  assert.ok(contested.signals.includes("contested"), JSON.stringify(contested.filled));
+  assert.ok(contested.confidence <= FILL_CONFIDENCE.contested);
+  const framed = fillArguments(
+    "repay 15000 over 36 months",
+    object({ amount: { type: "number" }, years: { type: "number" }, months: { type: "integer" } }, [
+      "amount",
+    ]),
+    {},
+    { examples: [{ query: "repay 9000 over 3 years", arguments: { amount: 9000, years: 3 } }] },
+  );
+  assert.equal(framed.arguments.months, 36);
+  assert.ok(!framed.signals.includes("contested"), "a preposition frames, it does not claim");
+  const clear = fillArguments("divide a 90 total 4 ways", split, {}, { examples });
+  assert.deepEqual(clear.arguments, { total: 90, parts: 4 });
+  assert.ok(!clear.signals.includes("contested"));
+});
