@@ -57,15 +57,26 @@ export function findNumberWords(text: string): WordNumber[] {
     run = undefined;
   };
   let lastEnd = -1;
+  let skipTo = -1;
   for (const match of text.matchAll(word)) {
     const w = match[0].toLowerCase();
     const start = match.index;
+    if (start < skipTo) continue;
     const end = start + match[0].length;
     const gap = lastEnd < 0 ? "" : text.slice(lastEnd, start);
     const joined = run && /^(?:\s+|\s*-\s*|\s+and\s+)$/.test(gap);
     if (run && !joined) close();
     // "and" between number words joins them ("two hundred and five"); it is skipped by the gap test.
     if (w === "and" && run) continue;
+    // "two and a half", "three and a quarter": the fraction joins the run.
+    const fraction =
+      w === "a" && run && /^\s+and\s+$/.test(gap) ? /^\s+(half|quarter)\b/i.exec(text.slice(end)) : null;
+    if (fraction && run) {
+      run.current += fraction[1]?.toLowerCase() === "half" ? 0.5 : 0.25;
+      run.end = end + fraction[0].length;
+      lastEnd = skipTo = run.end;
+      continue;
+    }
     const unit = UNITS[w] ?? TENS[w];
     const scale = SCALES[w];
     const single = SINGLE[w];

@@ -17,6 +17,10 @@ const cases: [string, [string, number][]][] = [
       ["four", 4],
     ],
   ],
+  ["two and a half hours", [["two and a half", 2.5]]],
+  ["three and a quarter miles", [["three and a quarter", 3.25]]],
+  ["twenty and a half", [["twenty and a half", 20.5]]],
+  ["one and a dog", [["one", 1]]],
   ["nothing to count", []],
 ];
 
