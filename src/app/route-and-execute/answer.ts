@@ -6,7 +6,6 @@ import { type Tool, validateAgainstSchema } from "../../catalog/index.ts";
 import {
   type Evidence,
   FILL_CONFIDENCE,
-  type FilledValue,
   type FillResult,
   fillArguments,
   findOpaqueValues,
@@ -18,6 +17,7 @@ import { type LlmConfig, LlmError } from "../../llm/index.ts";
 import type { RouteAndExecuteRequest, RouteRequest } from "../requests.ts";
 import type { AskUser, RouteAndExecuteResponse, RouteResponse, Step } from "../types.ts";
 import { askForMissing } from "./ask.ts";
+import { doubtsOf, failedQueryValues, properties } from "./doubts.ts";
 import { fillWithLlm } from "./llm-fill.ts";
 
 export interface AnswerDeps {
@@ -169,13 +169,6 @@ function declined(c: Candidate, threshold: number): boolean {
   return true;
 }
 
-function properties(tool: Tool): Record<string, unknown> {
-  return ((tool.inputSchema as { properties?: Record<string, unknown> }).properties ?? {}) as Record<
-    string,
-    unknown
-  >;
-}
-
 /** Score adjustments from the arguments: exact evidence moves a candidate, words alone do not. */
 function weigh(
   tool: Tool,
@@ -226,100 +219,46 @@ function weigh(
   return { tool, score, adjusted, fill, evidence, eligible, satisfied };
 }
 
-/** Values the agent supplied, and values from the request whose validation failed, split apart. */
-function failedQueryValues(tool: Tool, fill: FillResult): MissingField[] {
-  const issues = validateAgainstSchema(tool.inputSchema, fill.arguments);
-  const fromQuery = new Set(fill.filled.filter((v) => v.source === "query").map((v) => v.field));
-  const props = properties(tool) as Record<string, Record<string, unknown>>;
-  return issues.flatMap((issue) => {
-    const field = issue.path.split(".")[0] ?? "";
-    return fromQuery.has(field)
-      ? [{ field, schema: props[field] ?? {}, reason: `"${String(fill.arguments[field])}" ${issue.message}` }]
-      : [];
-  });
+/**
+ * Call-level signals, rows of the confidence table: a tool run in place of one the router scored higher
+ * (the evidence re-ranked them, or the first lacked a value), and a tool the router scores barely above the
+ * bar when the values it reads are ones any tool could take (numbers by their order, quoted text, a list):
+ * then nothing but weak words says it fits.
+ */
+function markCallSignals(chosen: Candidate, candidates: Candidate[], threshold: number): void {
+  const first = candidates
+    .filter((c) => c.eligible && !c.evidence.some((e) => e.startsWith("declined")))
+    .sort((a, b) => b.score - a.score)[0];
+  if (first && first !== chosen && first.score > chosen.score)
+    chosen.fill = withSignal(chosen.fill, "switched", isBare(chosen.tool));
+  if (
+    chosen.score < threshold + ASK_MARGIN &&
+    chosen.fill.filled.every((v) => v.source !== "query" || (v.evidence && WEAK_EVIDENCE.has(v.evidence)))
+  )
+    chosen.fill = withSignal(chosen.fill, "weak_route", isBare(chosen.tool));
 }
 
 /**
- * A call the filler is not sure of (its confidence is under the bar) is proposed, not run: its least sure
- * values are asked about, and the answer carries every value read as `suggested`, each with its span.
+ * The call's doubts, and when an LLM is configured, its fill of them: the LLM is asked only about what the
+ * offline filler could not settle, and what that read surely stays.
  */
-function unsureValues(tool: Tool, fill: FillResult): MissingField[] {
-  if (fill.confidence >= fill.bar) return [];
-  const unsure = fill.suggested.filter(
-    (v: FilledValue) =>
-      v.source === "query" && (v.evidence === undefined || v.evidence === "order" || v.evidence === "name"),
-  );
-  const asked = unsure.length > 0 ? unsure : fill.suggested;
-  const unused =
-    fill.unused.length > 0
-      ? `; the request also states ${fill.unused.map((u) => `"${u.text}"`).join(", ")}, which this call does not use`
-      : "";
-  return asked.map((v) => ({
-    field: v.field,
-    schema: (properties(tool)[v.field] ?? {}) as Record<string, unknown>,
-    reason: `read as ${JSON.stringify(v.value)}${v.span ? ` from "${v.span.text}"` : ""}, but not surely: confirm it${unused}`,
-  }));
-}
-
-/**
- * Whether a tool changes something: its annotations say it writes or destroys. A tool without annotations
- * keeps the confidence bar alone: most imported function definitions carry none, and asking for every
- * default of each would make them unusable.
- */
-function writes(tool: Tool): boolean {
-  return tool.annotations?.readOnlyHint === false || tool.annotations?.destructiveHint === true;
-}
-
-/**
- * For a tool that writes, the values the request did not state: a default the call would fall back on, a
- * value placed by its order alone, or one the LLM proposed that appears nowhere in the request. Each is
- * asked about: a change made on a guess is a side effect nobody asked for.
- */
-function unstatedValues(tool: Tool, fill: FillResult): MissingField[] {
-  const props = properties(tool) as Record<string, Record<string, unknown>>;
-  const byField = new Map(fill.filled.map((v) => [v.field, v]));
-  return Object.entries(props).flatMap(([field, schema]) => {
-    const value = byField.get(field);
-    if (!value) {
-      return "default" in schema
-        ? [
-            {
-              field,
-              schema,
-              reason: `not stated: a tool that writes does not run on the default ${JSON.stringify(schema.default)}`,
-            },
-          ]
-        : [];
-    }
-    const guessed =
-      (value.source === "query" && (value.evidence === undefined || value.evidence === "order")) ||
-      (value.source === "llm" && value.span === undefined);
-    return guessed
-      ? [
-          {
-            field,
-            schema,
-            reason: `read as ${JSON.stringify(value.value)}, but the request does not state it`,
-          },
-        ]
-      : [];
-  });
-}
-
-/**
- * What keeps a call from running: required values missing, values from the request the schema refuses,
- * values read but not surely, and for a tool that writes, values the request did not state; each field once.
- */
-function doubtsOf(tool: Tool, fill: FillResult, supplied: Record<string, unknown>): MissingField[] {
-  const failed = fill.missing.length === 0 ? failedQueryValues(tool, fill) : [];
-  const unsure = fill.missing.length === 0 && failed.length === 0 ? unsureValues(tool, fill) : [];
-  const unstated = writes(tool) ? unstatedValues(tool, fill).filter((m) => !(m.field in supplied)) : [];
-  const seen = new Set<string>();
-  return [...fill.missing, ...failed, ...unsure, ...unstated].filter((m) => {
-    if (seen.has(m.field)) return false;
-    seen.add(m.field);
-    return true;
-  });
+async function settleDoubts(
+  query: string,
+  tool: Tool,
+  offline: FillResult,
+  supplied: Record<string, unknown>,
+  llm: LlmConfig | undefined,
+): Promise<{ fill: FillResult; doubts: MissingField[]; llmProblem?: string }> {
+  const doubts = doubtsOf(tool, offline, supplied);
+  if (!llm || doubts.length === 0) return { fill: offline, doubts };
+  try {
+    const fill = await fillWithLlm(query, tool, offline, supplied, llm, new Set(doubts.map((d) => d.field)));
+    return { fill, doubts: doubtsOf(tool, fill, supplied) };
+  } catch (error) {
+    // An unreachable LLM leaves the offline extraction's answer, which asks rather than guesses.
+    if (!(error instanceof LlmError)) throw error;
+    return { fill: offline, doubts, llmProblem: error.message };
+  }
 }
 
 /** What is routed: the request's instruction, its opaque values named by kind, and the supplied argument names. */
@@ -385,21 +324,7 @@ export async function answerOne(
     hits.map((hit) => weigh(hit.tool, hit.score, hit.score >= bar, bar, hit.fill, supplied));
   const candidates = weighAt(threshold);
   const chosen = choose(candidates, threshold);
-  // A tool run in place of one the router scored higher (the evidence re-ranked them, or the first lacked
-  // a value) is a call-level signal, a row of the confidence table.
-  const first = candidates
-    .filter((c) => c.eligible && !c.evidence.some((e) => e.startsWith("declined")))
-    .sort((a, b) => b.score - a.score)[0];
-  if (chosen && first && first !== chosen && first.score > chosen.score)
-    chosen.fill = withSignal(chosen.fill, "switched", isBare(chosen.tool));
-  // So is a tool the router itself scores barely above the bar, when the values it reads are ones any tool
-  // could take (numbers by their order, quoted text, a list): then nothing but weak words says it fits.
-  if (
-    chosen &&
-    chosen.score < threshold + ASK_MARGIN &&
-    chosen.fill.filled.every((v) => v.source !== "query" || (v.evidence && WEAK_EVIDENCE.has(v.evidence)))
-  )
-    chosen.fill = withSignal(chosen.fill, "weak_route", isBare(chosen.tool));
+  if (chosen) markCallSignals(chosen, candidates, threshold);
   const steps: Step[] = [
     {
       step: "route",
@@ -430,27 +355,13 @@ export async function answerOne(
     return { status: "no_match", steps };
   }
   const { tool } = chosen;
-  let fill = chosen.fill;
-  let llmProblem: string | undefined;
-  let doubts = doubtsOf(tool, fill, supplied);
-  // The LLM is asked only about what the offline filler could not settle; what it read surely stays.
-  if (deps.llm && doubts.length > 0) {
-    try {
-      fill = await fillWithLlm(
-        request.query,
-        tool,
-        fill,
-        supplied,
-        deps.llm,
-        new Set(doubts.map((d) => d.field)),
-      );
-      doubts = doubtsOf(tool, fill, supplied);
-    } catch (error) {
-      // An unreachable LLM leaves the offline extraction's answer, which asks rather than guesses.
-      if (!(error instanceof LlmError)) throw error;
-      llmProblem = error.message;
-    }
-  }
+  const { fill, doubts, llmProblem } = await settleDoubts(
+    request.query,
+    tool,
+    chosen.fill,
+    supplied,
+    deps.llm,
+  );
   steps.push({
     step: "arguments",
     tool: tool.name,
