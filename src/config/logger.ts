@@ -8,16 +8,18 @@ const require = createRequire(import.meta.url);
 const REDACT = ["req.headers.authorization", "*.apiKey", "*.authorization", "apiKey"];
 
 /**
- * A buffered log writes when this much is waiting, or every BUFFER_FLUSH_MS: one write system call per
- * line cost a measurable share of a route (docs/performance.md, "Embedder").
+ * The per-request lines of a buffered log are written when this much is waiting, or every BUFFER_FLUSH_MS:
+ * one write system call per line cost a measurable share of a route (docs/performance.md, "Embedder").
  */
 const BUFFER_BYTES = 4096;
 const BUFFER_FLUSH_MS = 100;
 
 export interface LoggerOptions {
   /**
-   * JSON lines are buffered (flushed every 100 ms, and at exit by pino): for the service, which logs a line
-   * per request. A line still buffered when the process is killed (SIGKILL) is lost.
+   * The one-line-per-request JSON lines are buffered (flushed every 100 ms, and at exit by pino): for the
+   * service. Every other line (ready, a tool deleted or promoted, a warning) flushes them and is written at
+   * once, so an event is never late and never lost; a request line buffered when the process is killed
+   * (SIGKILL) is.
    */
   buffered?: boolean;
 }
@@ -37,12 +39,28 @@ export function createLogger(
   const pino = require("pino") as typeof import("pino");
   return pino.default(
     { level: name, redact: REDACT },
-    format === "pretty"
-      ? prettyStream()
-      : options.buffered
-        ? pino.destination({ dest: 2, sync: false, minLength: BUFFER_BYTES, periodicFlush: BUFFER_FLUSH_MS })
-        : pino.destination(2),
+    format === "pretty" ? prettyStream() : options.buffered ? requestLinesBatched(pino) : pino.destination(2),
   );
+}
+
+/** The request-log plugin's line: pino writes the message last, and JSON escapes any quote a URL holds. */
+const REQUEST_LINE_END = '"msg":"request"}\n';
+
+function requestLinesBatched(pino: typeof import("pino")): DestinationStream {
+  const batched = pino.destination({
+    dest: 2,
+    sync: false,
+    minLength: BUFFER_BYTES,
+    periodicFlush: BUFFER_FLUSH_MS,
+  });
+  const direct = pino.destination({ dest: 2, sync: true });
+  return {
+    write(line: string) {
+      if (line.endsWith(REQUEST_LINE_END)) return batched.write(line);
+      batched.flushSync();
+      direct.write(line);
+    },
+  };
 }
 
 function prettyStream(): DestinationStream {

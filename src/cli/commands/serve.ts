@@ -17,7 +17,7 @@ at once), then opens the index, the one \`switchboard index\`, \`route\` and \`c
 catalog and data folder, and prints "ready on http://HOST:PORT (N tools, index …); console http://HOST:PORT/console"; /readyz turns 200 then.
 The bundled catalog starts from its shipped index; another catalog is embedded on first start, with a
 progress bar, and loaded warm afterwards. Logs go to stderr: readable lines on a terminal, JSON elsewhere
-(SWITCHBOARD_LOG_FORMAT=json|pretty), the JSON lines written in batches at most 100 ms late. SIGTERM or SIGINT stop it gracefully: no new requests (503
+(SWITCHBOARD_LOG_FORMAT=json|pretty), the per-request JSON lines written in batches at most 100 ms late. SIGTERM or SIGINT stop it gracefully: no new requests (503
 shutting_down), in-flight calls drained for up to 10 s, then answered 503 shutting_down; state persisted.
 
 Options:
