@@ -317,7 +317,8 @@ test("Review: an agent's synthesized tool waits with its code, request and key; 
   const owner = (await call(service, "GET", "/v1/whoami", { key: AGENT })).body.id;
   assert.equal(await page.$eval(`${item} .owner`, (e) => e.textContent), owner);
   assert.equal(await page.$eval(`${item} .request`, (e) => e.textContent), UNMET_REQUEST);
-  assert.ok(await page.$(`${item} .hljs-keyword`), "the code is highlighted");
+  // The code is fetched after the item is listed, then highlighted.
+  await page.waitForSelector(`${item} .hljs-keyword`, WAIT);
   await assertAccessible("review");
   await shoot("review");
 
