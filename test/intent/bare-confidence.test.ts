@@ -11,14 +11,7 @@ import {
   FILL_CONFIDENCE_BAR,
   fillArguments,
 } from "../../src/intent/index.ts";
-
-const num = (description: string) => ({ type: "number", description });
-const str = (description: string) => ({ type: "string", description });
-const schema = (properties: Record<string, unknown>, required: string[]) => ({
-  type: "object",
-  properties,
-  required,
-});
+import { num, schema, str } from "./made-up-schemas.ts";
 
 const box_volume = schema(
   { length: num("Length of the box"), width: num("Width of the box"), height: num("Height of the box") },

@@ -3,13 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { fillArguments } from "../../src/intent/index.ts";
-
-const str = (description: string) => ({ type: "string", description });
-const schema = (properties: Record<string, unknown>, required: string[]) => ({
-  type: "object",
-  properties,
-  required,
-});
+import { schema, str } from "./made-up-schemas.ts";
 
 const plan_trip = schema(
   { origin_city: str("Where the trip starts"), destination_city: str("Where it ends"), notes: str("Notes") },
