@@ -10,10 +10,13 @@ const VERBS =
 const SEPARATORS = [
   /,?\s+and then\s+/i,
   /,\s*then\s+/i,
+  // "md5 of 'switch' then url encode 'a b'": without a comma, only before a verb that starts a request.
+  new RegExp(`\\s+then\\s+(?=(?:${VERBS})\\b)`, "i"),
   /\s*;\s*/,
   /\?\s+(?:and\s+)?(?:also\s+)?/i,
   /\.\s+(?=\p{L})/u,
   /,?\s+and also\s+/i,
+  new RegExp(`,?\\s+(?:plus|as well as)\\s+(?=(?:${VERBS})\\b)`, "i"),
   new RegExp(`,?\\s+and\\s+(?=(?:${VERBS})\\b)`, "i"),
   /\s+and\s+(?=(?:in|at|for)\s+\p{Lu})/u,
   /\s+and\s+(?=-?\d)/,
@@ -65,7 +68,7 @@ export function splitIntents(query: string): string[] {
 }
 
 const REFERENCE =
-  /\bthat number of\b|\b(?:that|the) (?:number|value|result|date|amount|text|string)\b|\bthat\b|(?<=\b(?:make|turn|convert|encode|decode|hash|change|put|give|show|slugify|uppercase|lowercase|reverse|count)\s+)it\b/i;
+  /\bthat number of\b|\b(?:that|the) (?:number|value|result|date|amount|text|string)\b|\bthat\b|(?<=\b(?:make|turn|convert|encode|decode|hash|change|put|give|show|slugify|uppercase|lowercase|reverse|count)\s+)it\b|(?<=\b(?:in|of)\s+)it\b/i;
 
 /** Whether an intent refers to the previous one's result. */
 export function refersBack(intent: string): boolean {

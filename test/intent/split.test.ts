@@ -1,0 +1,42 @@
+// How a request splits into its intents, and which parts refer back to the one before: "then" without a
+// comma and ", plus" split only before a verb that starts a request; "in it" and "of it" refer back.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { refersBack, splitIntents, substituteReference } from "../../src/intent/index.ts";
+
+const splits: [query: string, intents: string[]][] = [
+  ["md5 of 'switch' then url encode 'a b'", ["md5 of 'switch'", "url encode 'a b'"]],
+  [
+    "add 30 days to 2025-02-10 then tell me what weekday that is",
+    ["add 30 days to 2025-02-10", "tell me what weekday that is"],
+  ],
+  ["generate a UUID, plus tell me the sha256 of 'abc'", ["generate a UUID", "tell me the sha256 of 'abc'"]],
+  // "then" inside one request, before no verb, does not split it.
+  ["if the total is over 100 then 10% off", ["if the total is over 100 then 10% off"]],
+  ["2 plus 3", ["2 plus 3"]],
+  // The splits that were there stay.
+  [
+    "calculate 6*7, then convert that number to hexadecimal",
+    ["calculate 6*7", "convert that number to hexadecimal"],
+  ],
+  ["days between 2024-01-01 and 2024-12-25", ["days between 2024-01-01 and 2024-12-25"]],
+];
+
+for (const [query, intents] of splits)
+  test(`split: ${JSON.stringify(query)}`, () => {
+    assert.deepEqual(splitIntents(query), intents);
+  });
+
+const references: [intent: string, value: unknown, resolved: string | undefined][] = [
+  ["count the words in it", "hello world", 'count the words in "hello world"'],
+  ["take 10% of it", 60, "take 10% of 60"],
+  ["convert that number to hexadecimal", 42, "convert 42 to hexadecimal"],
+  // "it" as the subject of a clause is not a reference to a result.
+  ["what time is it in Tokyo", 3, undefined],
+];
+
+for (const [intent, value, resolved] of references)
+  test(`refers back: ${JSON.stringify(intent)}`, () => {
+    assert.equal(refersBack(intent), resolved !== undefined);
+    if (resolved !== undefined) assert.equal(substituteReference(intent, value), resolved);
+  });
