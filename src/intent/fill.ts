@@ -82,7 +82,7 @@ export function fillArguments(
   const fromQuery = f.filled.filter((v) => v.source === "query");
   const kinds = fromQuery.map((v) => v.evidence ?? "order");
   const doubts = [...doubtsOf(f, params), ...(options.weakMatch ? (["weak_match"] as const) : [])];
-  const unused = unusedValues(f);
+  const unused = unusedValues(f, options.output);
   const signals: Evidence[] = [...f.signals, ...(unused.length > 0 ? (["unused_value"] as const) : [])];
   return {
     arguments: f.args,

@@ -60,6 +60,8 @@ export interface FillOptions {
   bare?: boolean;
   /** The router matched the tool only weakly: a doubt for a bare tool (bare-confidence.ts). */
   weakMatch?: boolean;
+  /** The tool's output schema: what it answers (a conversion's target it names is used, not left out). */
+  output?: JsonSchema;
 }
 
 export interface Param {
@@ -133,6 +135,10 @@ export class Filler {
       if (consume) this.used.push(span);
     }
     this.filled.push(entry);
+  }
+  /** Takes a span from the other parameters without placing a value from it. */
+  claim(span: Span): void {
+    this.used.push(span);
   }
   has(param: Param): boolean {
     return param.name in this.args;

@@ -7,14 +7,18 @@ import { CUE, MAX_ASSIGNED } from "./place-numbers.ts";
 import { findWordedExpressions } from "./recognisers/worded-expressions.ts";
 import { isDateParam, matchesPattern } from "./schema-cues.ts";
 
-/** An ISO date right before or after a time of day, joined by "on", "at" or a comma at most. */
+/** An ISO date right before or after a time of day, joined by "on", "at" or a comma, or after its place. */
 function dateBeside(f: Filler, time: Span): { value: string; start: number; end: number } | undefined {
   return f.mentions.dates.find(
     (d) =>
       f.free(d) &&
       /^\d{4}-\d{2}-\d{2}$/.test(d.value) &&
-      (/^\s*(?:on|,)?\s*$/i.test(f.text.slice(time.end, d.start)) ||
-        /^\s*(?:at|,)?\s*$/i.test(f.text.slice(d.end, time.start))),
+      // "3pm on 2024-07-01", "9am in Los Angeles on 2025-03-10" (the place between them is the time's),
+      // "2024-07-01 at 3pm".
+      ((d.start >= time.end &&
+        d.start - time.end <= 60 &&
+        /^\s*(?:(?:in|at)\s+[\p{L} .'-]{1,40}?\s+)?(?:on|,)?\s*$/iu.test(f.text.slice(time.end, d.start))) ||
+        (d.end <= time.start && /^\s*(?:at|,)?\s*$/i.test(f.text.slice(d.end, time.start)))),
   );
 }
 
@@ -80,7 +84,11 @@ export function fillTyped(f: Filler, params: Param[]): void {
     const clock = dated ? clock24(time.text) : undefined;
     if (dated && clock) {
       const span = { start: Math.min(time.start, dated.start), end: Math.max(time.end, dated.end) };
-      f.set(param, `${dated.value} ${clock}`, span, "date and time of day", "shape");
+      // Only the time and the date are taken: a place between them ("9am in Los Angeles on 2025-03-10")
+      // is still there for a zone.
+      f.set(param, `${dated.value} ${clock}`, span, "date and time of day", "shape", false);
+      f.claim(time);
+      f.claim(dated);
     } else f.set(param, time.text, time, "time of day", "shape");
   }
   for (const param of params.filter((p) => p.type === "string" && /cron/.test(p.hint))) {

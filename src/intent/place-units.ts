@@ -1,5 +1,6 @@
 // "<n> <unit> to <unit>": a quantity and its source and target units.
 import type { Filler, Param } from "./filler.ts";
+import type { Span } from "./opaque.ts";
 /**
  * A unit: one word, after an optional qualifier ("US gallons", "square feet", "degrees celsius") and with an
  * optional "per <word>" ("miles per hour"). Bounded this way, the words around it ("to C please", "litres
@@ -24,6 +25,11 @@ export function fillUnits(f: Filler, params: Param[]): void {
   );
   const value = params.find((p) => (p.type === "number" || p.type === "integer") && p.required && !f.has(p));
   if (!from || !to) return;
+  const place = (n: number, at: Span, source: Span & { text: string }, target: Span & { text: string }) => {
+    if (value) f.set(value, n, at, "number before a unit", "units");
+    f.set(from, source.text.trim(), source, "unit after the number", "units");
+    f.set(to, target.text.trim(), target, "unit after 'to'", "units");
+  };
   // "d": group offsets, so each value keeps the span it came from.
   const forward = new RegExp(`${NUMBER}\\s*${UNIT}\\s+(?:to|in|into|as)\\s+${UNIT}(?![\\w°])`, "id");
   const backward = new RegExp(
@@ -34,27 +40,47 @@ export function fillUnits(f: Filler, params: Param[]): void {
     `${NUMBER}\\s*${UNIT}\\b[^\\d]*?\\b(?:to|in|into|as)\\s+${UNIT}\\s*[?.!]*\\s*$`,
     "id",
   );
-  const place = (match: RegExpExecArray, numberGroup: number, fromGroup: number, toGroup: number) => {
+  /** The conversion `text` states: which pattern matched, and its number, source and target groups. */
+  const conversion = (text: string) => {
+    const b = backward.exec(text);
+    if (b) return { match: b, groups: [2, 3, 1] as const };
+    // The target named at the end is looked for in a request of a sentence or two, not in pasted data.
+    const a = forward.exec(text) ?? (text.length <= 1000 ? trailing.exec(text) : null);
+    return a ? { match: a, groups: [1, 2, 3] as const } : undefined;
+  };
+  // A quantity in two units ("3 feet 4 inches") is not one value in the second: nothing is placed.
+  const compound = (text: string, at: number) =>
+    /\d\s*[A-Za-z"'′″]+\s*(?:and\s+)?$/.test(text.slice(Math.max(0, at - 40), at));
+  const found = conversion(f.text);
+  if (found) {
+    const { match, groups } = found;
+    const [numberGroup, fromGroup, toGroup] = groups;
+    if (compound(f.text, match.indices?.[numberGroup]?.[0] ?? 0)) return;
     const at = (group: number) => {
       const [start, end] = match.indices?.[group] ?? [match.index, match.index];
       return { start, end, text: match[group] ?? "" };
     };
     const n = at(numberGroup);
-    if (value) f.set(value, Number(n.text.replace(/,/g, "")), n, "number before a unit", "units");
-    f.set(from, at(fromGroup).text.trim(), at(fromGroup), "unit after the number", "units");
-    f.set(to, at(toGroup).text.trim(), at(toGroup), "unit after 'to'", "units");
-  };
-  // A quantity in two units ("3 feet 4 inches") is not one value in the second: nothing is placed.
-  const compound = (match: RegExpExecArray, numberGroup: number) =>
-    /\d\s*[A-Za-z"'′″]+\s*(?:and\s+)?$/.test(
-      f.text.slice(
-        Math.max(0, (match.indices?.[numberGroup]?.[0] ?? 0) - 40),
-        match.indices?.[numberGroup]?.[0] ?? 0,
-      ),
-    );
-  const b = backward.exec(f.text);
-  // The target named at the end is looked for in a request of a sentence or two, not in pasted data.
-  const a = b ? undefined : (forward.exec(f.text) ?? (f.text.length <= 1000 ? trailing.exec(f.text) : null));
-  if (b && !compound(b, 2)) place(b, 2, 3, 1);
-  else if (a && !compound(a, 1)) place(a, 1, 2, 3);
+    place(Number(n.text.replace(/,/g, "")), n, at(fromGroup), at(toGroup));
+    return;
+  }
+  // A number written in words ("two and a half hours"): the same patterns, read with its digits in its
+  // place, and each span mapped back to the words.
+  for (const worded of f.mentions.numbers.filter((m) => m.words && f.free(m))) {
+    const digits = String(worded.value);
+    const text = f.text.slice(0, worded.start) + digits + f.text.slice(worded.end);
+    const hit = conversion(text);
+    const [numberGroup, fromGroup, toGroup] = hit?.groups ?? [];
+    const number = hit && numberGroup !== undefined ? hit.match.indices?.[numberGroup] : undefined;
+    if (!hit || !number || number[0] !== worded.start || fromGroup === undefined || toGroup === undefined)
+      continue;
+    const shift = worded.end - worded.start - digits.length;
+    const back = (group: number) => {
+      const [start, end] = hit.match.indices?.[group] ?? [0, 0];
+      const moved = start >= worded.start + digits.length ? shift : 0;
+      return { start: start + moved, end: end + moved, text: hit.match[group] ?? "" };
+    };
+    place(worded.value, worded, back(fromGroup), back(toGroup));
+    return;
+  }
 }

@@ -2,7 +2,7 @@
 // 31 days to hours" but has no place for "hours", or takes 'switch' from "md5 of 'switch' then url encode
 // 'a b'" and drops 'a b', answers something other than what was asked, however sure each value it placed
 // is. Such a call carries the `unused_value` signal, a row of the confidence table like any evidence.
-import type { Filler } from "./filler.ts";
+import type { Filler, JsonSchema } from "./filler.ts";
 import type { Span } from "./opaque.ts";
 import { NUMBER, UNIT } from "./place-units.ts";
 import type { Mention } from "./recognisers/span.ts";
@@ -26,12 +26,30 @@ function targetUnits(text: string): Mention[] {
   return found;
 }
 
+/** The property names of an output schema, nested ones too, in lower case. */
+function outputNames(schema: JsonSchema | undefined, depth = 0): Set<string> {
+  const names = new Set<string>();
+  const properties = schema?.properties;
+  if (depth > 3 || !properties || typeof properties !== "object") return names;
+  for (const [name, child] of Object.entries(properties as Record<string, JsonSchema>)) {
+    names.add(name.toLowerCase());
+    for (const inner of outputNames(child, depth + 1)) names.add(inner);
+  }
+  return names;
+}
+
+/** Whether a target unit names what the tool answers ("how many words", "to rgb" for a tool returning them). */
+function answered(target: Mention, names: Set<string>): boolean {
+  const word = target.text.toLowerCase().replace(/[^a-z0-9_]+/g, "_");
+  return names.has(word) || (word.endsWith("s") && names.has(word.slice(0, -1))) || names.has(`${word}s`);
+}
+
 /**
  * The stated values outside every span the call placed a value from: numbers (but a lone "one", which is
  * as often a pronoun as a quantity), quoted text, dates, times, versions, colours, opaque values and a
- * conversion's target unit.
+ * conversion's target unit the tool's output does not name.
  */
-export function unusedValues(f: Filler): Mention[] {
+export function unusedValues(f: Filler, output?: JsonSchema): Mention[] {
   const placed: Span[] = f.filled.flatMap((v) => (v.source === "query" && v.span ? [v.span] : []));
   // A call that read nothing from the request (the agent sent everything) leaves the text to the agent.
   if (placed.length === 0) return [];
@@ -45,7 +63,8 @@ export function unusedValues(f: Filler): Mention[] {
     ...m.versions,
     ...m.colors,
     ...m.opaque.map((o) => ({ text: o.value, start: o.start, end: o.end })),
-    ...targetUnits(f.text),
+    // A target the tool's output names is what the call answers, not a value it leaves out.
+    ...targetUnits(f.text).filter((t) => !answered(t, outputNames(output))),
   ];
   const covered = (s: Span) => placed.some((p) => s.start < p.end && s.end > p.start);
   return stated.filter((s) => !covered(s));

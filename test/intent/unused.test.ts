@@ -86,3 +86,36 @@ test("a number two parameters' words claim, one of them left empty, is contested
   assert.deepEqual(clear.arguments, { total: 90, parts: 4 });
   assert.ok(!clear.signals.includes("contested"));
 });
+
+const tint = object({ colour: { type: "string", description: "a hex colour such as #00ff00" } }, ["colour"]);
+const counter = object({ text: { type: "string" } }, ["text"]);
+const tintOutput = object(
+  { hex: { type: "string" }, rgb: { type: "object", properties: { r: {}, g: {} } } },
+  [],
+);
+const counterOutput = object({ words: { type: "integer" }, sentences: { type: "integer" } }, []);
+
+const answeredTargets: [
+  query: string,
+  input: Record<string, unknown>,
+  output: Record<string, unknown> | undefined,
+  unused: string[],
+][] = [
+  // The target is what the tool's output names: the call answers it.
+  ["convert #0000ff to rgb", tint, tintOutput, []],
+  ['how many words are in "the quick brown fox"', counter, counterOutput, []],
+  // A singular target names a plural output, and the other way round.
+  ['how many sentences are in "One. Two."', counter, counterOutput, []],
+  // Without an output schema, or one that does not name it, the target stays unused.
+  ["convert #0000ff to rgb", tint, undefined, ["rgb"]],
+  ['how many vowels are in "encyclopedia"', counter, counterOutput, ["vowels"]],
+];
+
+for (const [query, input, output, unused] of answeredTargets)
+  test(`a target the output names is used: ${JSON.stringify(query)}, ${output ? "with" : "without"} output`, () => {
+    const fill = fillArguments(query, input, {}, output ? { output } : {});
+    assert.deepEqual(
+      fill.unused.map((u) => u.text),
+      unused,
+    );
+  });

@@ -314,6 +314,7 @@ export async function answerOne(
               ...(tool.exampleCalls ? { examples: tool.exampleCalls } : {}),
               bare: isBare(tool),
               weakMatch: hit.score < calibrated + DEFAULTS_MARGIN,
+              ...(tool.outputSchema ? { output: tool.outputSchema as Record<string, unknown> } : {}),
             }),
           },
         ]

@@ -1,0 +1,43 @@
+// A time of day with its date and zones, on a made-up schema: the date joins the time when it is written
+// beside it or after the time's place ("9am in Los Angeles on 2025-03-10"); the place between them stays
+// free for the source zone, and a zone followed by "time" is the target.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { fillArguments } from "../../src/intent/index.ts";
+import { schema, str } from "./made-up-schemas.ts";
+
+const meeting = schema(
+  {
+    start_time: str("when, e.g. 2024-07-01 15:00 or 15:00"),
+    source_zone: str("zone the time is in"),
+    dest_zone: str("zone to show it in"),
+  },
+  ["start_time", "dest_zone"],
+);
+
+const cases: [query: string, expected: Record<string, string>][] = [
+  [
+    "What's 9am in Los Angeles on 2025-03-10 in London time?",
+    { start_time: "2025-03-10 09:00", source_zone: "America/Los_Angeles", dest_zone: "Europe/London" },
+  ],
+  [
+    "what time is it in Tokyo when it is 3pm on 2024-07-01 in New York",
+    { start_time: "2024-07-01 15:00", source_zone: "America/New_York", dest_zone: "Asia/Tokyo" },
+  ],
+  [
+    "show 2024-07-01 at 3pm from Paris to Tokyo",
+    { start_time: "2024-07-01 15:00", source_zone: "Europe/Paris", dest_zone: "Asia/Tokyo" },
+  ],
+  // A date written before the time with other words between is not the time's.
+  [
+    "on 2024-07-01 the call moved, 3pm from Paris to Tokyo",
+    { start_time: "3pm", source_zone: "Europe/Paris", dest_zone: "Asia/Tokyo" },
+  ],
+];
+
+for (const [query, expected] of cases)
+  test(`time with its date: ${JSON.stringify(query)}`, () => {
+    const fill = fillArguments(query, meeting);
+    assert.deepEqual(fill.arguments, expected);
+    assert.deepEqual(fill.missing, []);
+  });

@@ -1,0 +1,44 @@
+// A conversion's quantity written in words ("two and a half hours"), on a made-up converter: read by the
+// same patterns as digits, with every span on the words themselves.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { fillArguments } from "../../src/intent/index.ts";
+import { num, schema, str } from "./made-up-schemas.ts";
+
+const converter = schema(
+  { quantity: num("how much"), source_unit: str("the unit it is in"), target_unit: str("the unit wanted") },
+  ["quantity", "source_unit", "target_unit"],
+);
+
+const cases: [query: string, expected: Record<string, unknown> | undefined][] = [
+  [
+    "how many seconds are in two and a half hours",
+    { quantity: 2.5, source_unit: "hours", target_unit: "seconds" },
+  ],
+  ["convert twenty five miles to km", { quantity: 25, source_unit: "miles", target_unit: "km" }],
+  ["what is three hundred grams in ounces", { quantity: 300, source_unit: "grams", target_unit: "ounces" }],
+  ["how many feet is a dozen yards", { quantity: 12, source_unit: "yards", target_unit: "feet" }],
+  // Digits are read as before.
+  ["convert 31 days to hours", { quantity: 31, source_unit: "days", target_unit: "hours" }],
+  // Words that are no conversion.
+  ["two of us are coming", undefined],
+];
+
+for (const [query, expected] of cases)
+  test(`units in words: ${JSON.stringify(query)}`, () => {
+    const fill = fillArguments(query, converter);
+    if (!expected) {
+      assert.equal(
+        fill.filled.some((v) => v.evidence === "units"),
+        false,
+      );
+      return;
+    }
+    assert.deepEqual(fill.arguments, expected);
+    for (const v of fill.filled) {
+      assert.equal(v.evidence, "units");
+      assert.equal(query.slice(v.span?.start, v.span?.end), v.span?.text, `${v.field} keeps its span`);
+    }
+    const quantity = fill.filled.find((v) => v.field === "quantity");
+    assert.ok(quantity?.span && /\p{L}|\d/u.test(quantity.span.text));
+  });
