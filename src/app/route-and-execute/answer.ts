@@ -111,22 +111,27 @@ function choose(candidates: Candidate[], threshold: number): Candidate | undefin
     .filter((c) => c.eligible && !declined(c, threshold))
     .sort((a, b) => b.adjusted - a.adjusted);
   const best = eligible[0];
-  if (!best || best.satisfied) return best;
+  // One that can run but leaves a stated value unused ("convert 31 days to hours" as a date plus 31 days)
+  // yields, as one that cannot, to a close one that uses every value.
+  if (!best || (best.satisfied && best.fill.unused.length === 0)) return best;
   // Only on evidence of its own: a bare number is not a reason to run another tool ("7 factorial" is not
   // a base conversion of 7).
   // Nor when it would leave out a value the best one read ("when it is 9am my time, what time is it in
   // Tokyo" is no request for Tokyo's time now, though that tool can run).
   const runnable = eligible.find(
     (c) =>
+      c !== best &&
       c.satisfied &&
+      (!best.satisfied || c.fill.unused.length === 0) &&
       strongEvidence(c) &&
       c.adjusted >= best.adjusted - SATISFIABLE_MARGIN &&
       covers(c.fill, best.fill),
   );
   if (!runnable) return best;
-  runnable.evidence.push(
-    `preferred over ${best.tool.name}, which lacks ${best.fill.missing.map((m) => m.field).join(", ")}`,
-  );
+  const lacks = best.satisfied
+    ? `leaves ${best.fill.unused.map((u) => JSON.stringify(u.text)).join(", ")} unused`
+    : `lacks ${best.fill.missing.map((m) => m.field).join(", ")}`;
+  runnable.evidence.push(`preferred over ${best.tool.name}, which ${lacks}`);
   return runnable;
 }
 

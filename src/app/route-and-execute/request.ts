@@ -67,7 +67,15 @@ async function splitHolds(
   // Parts that all ask for input ("compare the two versions and tell me which is newer") were one request;
   // a part that had every value and only awaits confirmation (its confidence is under the bar) asks nothing
   // that a split would explain.
-  return !planned.every((p) => p.status === "needs_input" && !hadEveryValue(p));
+  if (planned.every((p) => p.status === "needs_input" && !hadEveryValue(p))) return false;
+  // A part that asks for values of the same tool another part names is one call told over several sentences
+  // ("Dinner came to $84.50. Add an 18% tip and split it between 3 people"): answered whole, it has them all.
+  return !planned.some(
+    (p, i) =>
+      p.status === "needs_input" &&
+      !hadEveryValue(p) &&
+      planned.some((q, j) => j !== i && q.tool !== undefined && q.tool === p.tool),
+  );
 }
 
 /** Whether a part's call had every value it needs at hand (the arguments step's `ready`). */

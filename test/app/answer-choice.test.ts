@@ -1,0 +1,134 @@
+// Which call route-and-execute makes, on a made-up catalog with a stand-in router and runner: a tool that
+// can run but leaves a stated value unused yields to a close one that uses every value; and a request told
+// over several sentences about one tool is answered whole, not as parts that each ask for that tool's
+// values, while two complete requests to one tool stay two.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { type AnswerDeps, answerOne } from "../../src/app/route-and-execute/answer.ts";
+import { answerRequest } from "../../src/app/route-and-execute/request.ts";
+import type { RouteAndExecuteResponse, RouteResponse } from "../../src/app/types.ts";
+import type { Tool } from "../../src/catalog/index.ts";
+
+const THRESHOLD = 0.3;
+
+const tool = (name: string, properties: Record<string, unknown>, required: string[], examples?: unknown[]) =>
+  ({
+    name,
+    description: name,
+    examples: [`use ${name}`],
+    ...(examples ? { exampleCalls: examples } : {}),
+    inputSchema: { type: "object", properties, required },
+    annotations: { readOnlyHint: true, destructiveHint: false },
+  }) as unknown as Tool;
+
+const shift = tool(
+  "shift_span",
+  { amount: { type: "integer" }, unit: { type: "string", enum: ["days", "weeks"] } },
+  ["amount", "unit"],
+);
+const converter = tool(
+  "measure_converter",
+  {
+    quantity: { type: "number", description: "how much" },
+    source_unit: { type: "string", description: "the unit it is in" },
+    target_unit: { type: "string", description: "the unit wanted" },
+  },
+  ["quantity", "source_unit", "target_unit"],
+);
+const bill = tool(
+  "share_bill",
+  {
+    total: { type: "number", description: "the bill, in money" },
+    gratuity_percent: { type: "number", description: "the tip, in percent" },
+    people: { type: "integer", description: "how many people share it", default: 1 },
+  },
+  ["total"],
+  [{ query: "split 60 dollars among 4 people", arguments: { total: 60, people: 4 } }],
+);
+
+function deps(scores: [Tool, number][]): AnswerDeps & { ran: { tool: string; args: unknown }[] } {
+  const ran: { tool: string; args: unknown }[] = [];
+  return {
+    ran,
+    route: async (request) =>
+      ({
+        query: request.query,
+        matched: true,
+        threshold: THRESHOLD,
+        notices: [],
+        tools: scores.map(([t, score]) => ({ name: t.name, score })),
+      }) as unknown as RouteResponse,
+    getTool: (name) => scores.find(([t]) => t.name === name)?.[0],
+    run: async (t, args, steps) => {
+      ran.push({ tool: t.name, args });
+      return {
+        status: "completed",
+        tool: t.name,
+        result: { output: args },
+        steps: [...steps, { step: "execute", tool: t.name, arguments: args, result: { output: args } }],
+      } as unknown as RouteAndExecuteResponse;
+    },
+    noMatch: async (_request, steps) => ({ status: "no_match", steps }) as RouteAndExecuteResponse,
+  };
+}
+
+const choices: [name: string, scores: [Tool, number][], status: string, tool: string][] = [
+  [
+    "a close tool that uses every value runs",
+    [
+      [shift, 0.6],
+      [converter, 0.55],
+    ],
+    "completed",
+    "measure_converter",
+  ],
+  [
+    "a far one does not: the first asks, naming the value it leaves unused",
+    [
+      [shift, 0.8],
+      [converter, 0.45],
+    ],
+    "needs_input",
+    "shift_span",
+  ],
+];
+
+for (const [name, scores, status, name2] of choices)
+  test(`choice: ${name}`, async () => {
+    const d = deps(scores);
+    const answer = await answerOne({ query: "convert 31 days to hours" }, d);
+    assert.equal(answer.status, status, JSON.stringify(answer.missing));
+    assert.equal(answer.tool, name2);
+    if (status === "completed")
+      assert.deepEqual(d.ran, [
+        { tool: name2, args: { quantity: 31, source_unit: "days", target_unit: "hours" } },
+      ]);
+    else
+      assert.ok(
+        answer.missing?.some((m) => m.reason.includes('"hours"')),
+        JSON.stringify(answer.missing),
+      );
+  });
+
+test("one call told over several sentences is answered whole, and runs once", async () => {
+  const d = deps([[bill, 0.7]]);
+  const answer = await answerRequest(
+    { query: "The bill came to $84.50. Add an 18% tip and split it between 3 people" },
+    d,
+  );
+  assert.equal(answer.status, "completed", JSON.stringify(answer));
+  assert.equal(answer.intents, undefined);
+  assert.deepEqual(d.ran, [{ tool: "share_bill", args: { total: 84.5, gratuity_percent: 18, people: 3 } }]);
+  assert.equal(answer.calls?.length, 1);
+});
+
+test("two complete requests to one tool stay two", async () => {
+  const d = deps([[converter, 0.7]]);
+  const answer = await answerRequest({ query: "convert 5 miles to km and convert 3 days to hours" }, d);
+  assert.equal(answer.status, "completed");
+  assert.equal(answer.intents?.length, 2);
+  assert.deepEqual(
+    d.ran.map((r) => r.tool),
+    ["measure_converter", "measure_converter"],
+  );
+});
