@@ -27,7 +27,17 @@ export interface LearnedCues {
    * mean another value in this tool's own phrasing.
    */
   stringPhrases: { param: string; phrase: string; value: string }[];
+  /**
+   * Words that stand for an enum value the examples phrase without naming it: a word at least two of that
+   * value's examples use and no example of another value does ("off" for a decrease, "before" for the value
+   * before an increase). Used once by two phrasings and never for another value, it is the tool's own way
+   * of asking for that value, not a word that grazes it.
+   */
+  valueWords: { param: string; word: string; value: string }[];
 }
+
+/** How many of a value's examples must use a word for it to stand for the value. */
+const VALUE_WORD_EXAMPLES = 2;
 
 const STOP = new Set(
   "a an the of to in into on at for from by with is are was what what's whats how much many me my i please and or than it this that as be".split(
@@ -93,7 +103,10 @@ export function learnFromExamples(calls: readonly ExampleCall[] | undefined): Le
     after: new Map(),
     phrases: [],
     stringPhrases: [],
+    valueWords: [],
   };
+  /** Per parameter, value and word: the examples of that value that use the word. */
+  const valueWordUses = new Map<string, { param: string; word: string; value: string; uses: Set<number> }>();
   const withQuery = (calls ?? []).filter(
     (c): c is ExampleCall & { query: string } => typeof c.query === "string",
   );
@@ -131,11 +144,17 @@ export function learnFromExamples(calls: readonly ExampleCall[] | undefined): Le
       for (const w of words) {
         if (STOP.has(w.word) || elsewhere.has(w.word) || w.word.length < 3) continue;
         if (covered.some((c) => w.start < c.end && w.end > c.start)) continue;
-        if (typeof value === "string")
+        if (typeof value === "string") {
           learned.stringPhrases.push({ param, phrase: runAround(call.query, words, w, covered), value });
-        else learned.phrases.push({ param, phrase: w.word, value });
+          const key = JSON.stringify([param, value, w.word]);
+          const entry = valueWordUses.get(key) ?? { param, word: w.word, value, uses: new Set<number>() };
+          entry.uses.add(withQuery.indexOf(call));
+          valueWordUses.set(key, entry);
+        } else learned.phrases.push({ param, phrase: w.word, value });
       }
     }
   }
+  for (const { param, word, value, uses } of valueWordUses.values())
+    if (uses.size >= VALUE_WORD_EXAMPLES) learned.valueWords.push({ param, word, value });
   return learned;
 }

@@ -17,7 +17,7 @@ import {
 } from "./filler.ts";
 import type { OpaqueValue } from "./opaque.ts";
 import { fillEnums } from "./place-enums.ts";
-import { contestedEnums, fillPhrases } from "./place-learned.ts";
+import { contestedEnums, fillPhrases, fillValueWords } from "./place-learned.ts";
 import { fillLists } from "./place-lists.ts";
 import { fillNumbers, unplacedNumbers } from "./place-numbers.ts";
 import { fillFreeText } from "./place-phrases.ts";
@@ -51,6 +51,7 @@ export function fillArguments(
   fillEnums(f, params);
   const contested = contestedEnums(f, params, learned);
   fillPhrases(f, params, learned);
+  fillValueWords(f, params, learned);
   fillTyped(f, params);
   const unplaced = fillZones(f, params);
   fillUnits(f, params);

@@ -8,20 +8,24 @@ import { enumValues } from "./schema-cues.ts";
 const SINGULAR_COUNT =
   /(?:\d|\b(?:a|an|one|per|each|every|this|that|next|last|same|half|single|whole))[\s-]*$/;
 
-/** The enum value the text names, when exactly one is named outside the spans other values took. */
-export function enumMention(
+/** The text in lower case with "%" spelled " percent" ("percentage" still matches it), and each offset's origin. */
+function spelled(original: string): { text: string; offsets: number[] } {
+  const text = original.toLowerCase().replace(/%/g, " percent");
+  const offsets: number[] = [];
+  for (let i = 0, j = 0; i < original.length; i++) {
+    const piece = original[i] === "%" ? " percent" : (original[i] ?? "");
+    for (let k = 0; k < piece.length; k++) offsets[j++] = i;
+  }
+  return { text, offsets };
+}
+
+/** Every enum value the text names by its own words, with its span and how fully it is named. */
+export function enumHits(
   f: Filler,
   param: Param,
   quoted: Mention[],
-): { value: string; span: Span } | undefined {
-  // "percentage" still matches "percent", whose words may inflect.
-  const text = f.text.toLowerCase().replace(/%/g, " percent");
-  // Replacing "%" with " percent" shifts offsets; spans are mapped back through this index list.
-  const offsets: number[] = [];
-  for (let i = 0, j = 0; i < f.text.length; i++) {
-    const piece = f.text[i] === "%" ? " percent" : (f.text[i] ?? "");
-    for (let k = 0; k < piece.length; k++) offsets[j++] = i;
-  }
+): { value: string; span: Span; score: number }[] {
+  const { text, offsets } = spelled(f.text);
   const hits: { value: string; span: Span; score: number }[] = [];
   for (const value of enumValues(param)) {
     if (typeof value !== "string" || value.length < 2) continue;
@@ -53,6 +57,17 @@ export function enumMention(
       hits.push({ value, span, score: words.length * 10 - between });
     }
   }
+  return hits;
+}
+
+/** The enum value the text names, when exactly one is named outside the spans other values took. */
+export function enumMention(
+  f: Filler,
+  param: Param,
+  quoted: Mention[],
+): { value: string; span: Span } | undefined {
+  const { text, offsets } = spelled(f.text);
+  const hits = enumHits(f, param, quoted);
   if (hits.length === 0) return undefined;
   // A tie between two values is ambiguous: neither is taken.
   const most = Math.max(...hits.map((h) => h.score));

@@ -3,7 +3,8 @@ import type { LearnedCues } from "./examples.ts";
 import type { MissingField } from "./fill.ts";
 import type { Filler, Param } from "./filler.ts";
 import type { Span } from "./opaque.ts";
-import { escapeRegExp } from "./schema-cues.ts";
+import { enumHits } from "./place-enums.ts";
+import { enumValues, escapeRegExp } from "./schema-cues.ts";
 /** Phrases the tool's examples used for a value they did not write ("monthly" for 12, "binary" for 2). */
 export function fillPhrases(f: Filler, params: Param[], learned: LearnedCues): void {
   const lower = f.text.toLowerCase();
@@ -29,6 +30,34 @@ export function fillPhrases(f: Filler, params: Param[], learned: LearnedCues): v
         "learned",
       );
     else if (hits.length === 1) f.set(param, first.value, first.span, "phrase from the examples", "learned");
+  }
+}
+
+/**
+ * An enum value the request names only by a word the tool's examples consistently use for it
+ * (`valueWords`): taken when the request's words point at that one value and no other.
+ */
+export function fillValueWords(f: Filler, params: Param[], learned: LearnedCues): void {
+  const lower = f.text.toLowerCase();
+  const inQuotes = (at: number) => f.mentions.quoted.some((q) => at >= q.start && at < q.end);
+  for (const param of params) {
+    // A request that names a value by its own words (or several, ambiguously) is read by those words.
+    if (f.has(param) || enumHits(f, param, f.mentions.quoted).length > 0) continue;
+    const hits: { value: string; span: Span }[] = [];
+    // Only a value of the parameter's enum: a free-text value is what the request says, not the examples'.
+    const allowed = new Set(enumValues(param));
+    for (const { word, value } of learned.valueWords.filter(
+      (w) => w.param === param.name && allowed.has(w.value),
+    )) {
+      const at = [...lower.matchAll(new RegExp(`\\b${escapeRegExp(word)}\\b`, "g"))].find(
+        (m) => !inQuotes(m.index),
+      );
+      if (at) hits.push({ value, span: { start: at.index, end: at.index + word.length } });
+    }
+    const [first] = hits;
+    if (!first || new Set(hits.map((h) => h.value)).size !== 1) continue;
+    const value = param.type === "array" ? [first.value] : first.value;
+    f.set(param, value, first.span, "word the examples use for the value", "learned", false);
   }
 }
 
