@@ -1,5 +1,5 @@
 // Arithmetic written in words ("2 to the power of 10", "9 squared", "the square root of 1764", "12 times
-// 4") as the expression it means, with its span. An expression parameter takes the symbols ("2^10"); the
+// 4", "7 factorial") as the expression it means, with its span. An expression parameter takes the symbols ("2^10"); the
 // request's words alone left it empty while a tool that reads bare numbers ran on them instead.
 import type { Mention } from "./span.ts";
 
@@ -21,6 +21,8 @@ const FORMS: [RegExp, (a: string, b: string) => string][] = [
   ],
   [new RegExp(String.raw`${N}\s+squared\b`, "gi"), (a) => `${a}^2`],
   [new RegExp(String.raw`${N}\s+cubed\b`, "gi"), (a) => `${a}^3`],
+  [/(?<![\d.])(\d+)\s+factorial\b/gi, (a) => `${a}!`],
+  [/\b(?:the\s+)?factorial\s+of\s+(\d+)(?![\d.%])/gi, (a) => `${a}!`],
   [new RegExp(String.raw`\b(?:the\s+)?square\s+root\s+of\s+${N}(?![\d.%])`, "gi"), (a) => `sqrt(${a})`],
   [new RegExp(String.raw`\b(?:the\s+)?cube\s+root\s+of\s+${N}(?![\d.%])`, "gi"), (a) => `cbrt(${a})`],
   [new RegExp(String.raw`${N}\s+(?:times|multiplied\s+by)\s+${N}(?![\d.%])`, "gi"), (a, b) => `${a} * ${b}`],
@@ -29,7 +31,7 @@ const FORMS: [RegExp, (a: string, b: string) => string][] = [
 
 /** More arithmetic right before or after: the words are part of a longer expression, read none of it. */
 const MORE_AFTER =
-  /^\s*(?:[-+*/^×÷]|plus\b|minus\b|times\b|divided\b|multiplied\b|over\b|squared\b|cubed\b)/i;
+  /^\s*(?:[-+*/^×÷]|plus\b|minus\b|times\b|divided\b|multiplied\b|over\b|squared\b|cubed\b|factorial\b)/i;
 const MORE_BEFORE = /(?:[-+*/^×÷]|\bplus|\bminus|\btimes|\bby|\bover)\s*$/i;
 
 export function findWordedExpressions(text: string): WordedExpression[] {

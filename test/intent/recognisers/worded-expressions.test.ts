@@ -12,6 +12,11 @@ const cases: [string, [text: string, value: string][]][] = [
   ["cube root of 27", [["cube root of 27", "cbrt(27)"]]],
   ["12 times 4", [["12 times 4", "12 * 4"]]],
   ["100 divided by 8", [["100 divided by 8", "100 / 8"]]],
+  ["what is 7 factorial", [["7 factorial", "7!"]]],
+  ["the factorial of 10", [["the factorial of 10", "10!"]]],
+  // A factorial is of a whole number.
+  ["2.5 factorial", []],
+  ["3 factorial + 1", []],
   // A percentage after the words is a rate on the number, not a second operand.
   ["200 times 15% more", []],
   ["3 times a week", []],
