@@ -3,8 +3,10 @@
 // with autocannon at 32 connections, each for --duration seconds after a short warm-up. Prints JSON:
 // throughput, p50, p99, errors, and resident memory after warm-up and after the run.
 // First, uncached routes: every query distinct (the bundled eval queries, each with its own request number),
-// so each one is embedded, for --uncached-duration seconds; against the embedder's batched rate measured
-// in this run just before the service starts, with the worker count the service uses.
+// so each one is embedded, for --uncached-duration seconds after a warm-up; against the embedder's batched
+// rate measured in this run just before the service starts, with the worker count the service uses. That
+// phase is driven by a lean load generator (http-load.ts) that takes less of the shared cores; it prints its
+// own CPU per route.
 import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -13,6 +15,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { createEmbedder } from "../src/embed/index.ts";
+import { postLoad } from "./http-load.ts";
 import { ROUTE_QUERIES } from "./route-queries.ts";
 
 interface CannonResult {
@@ -176,24 +179,26 @@ try {
   // Latency tails depend on what else the machine runs: the load average puts the figures in context.
   const loadBefore = loadavg()[0] ?? 0;
   const nextQuery = await distinctQueries();
-  const uncached = summary(
-    await autocannon({
+  const uncachedLoad = (seconds: number) =>
+    postLoad({
       url: service.url,
+      path: "/v1/route",
       connections: CONNECTIONS,
-      duration: uncachedDuration,
-      headers: { "content-type": "application/json" },
-      requests: [
-        {
-          method: "POST",
-          path: "/v1/route",
-          setupRequest: (request: object) => ({
-            ...request,
-            body: JSON.stringify({ query: `uncached ${nextQuery()}`, topK: 5 }),
-          }),
-        },
-      ],
-    }),
-  );
+      seconds,
+      body: () => JSON.stringify({ query: `uncached ${nextQuery()}`, topK: 5 }),
+    });
+  // Warmed as the embedder above was (V8 tiers the route path up, the workers speed up over their first
+  // batches), with queries of their own; then measured.
+  await uncachedLoad(WARMUP_SECONDS);
+  const loadGeneratorStart = process.cpuUsage();
+  const uncachedResult = await uncachedLoad(uncachedDuration);
+  const loadGeneratorCpu = process.cpuUsage(loadGeneratorStart);
+  const uncached = {
+    ...summary(uncachedResult),
+    loadGeneratorCpuUsPerRoute: Math.round(
+      (loadGeneratorCpu.user + loadGeneratorCpu.system) / Math.max(1, uncachedResult.requests.total),
+    ),
+  };
   const atStart = await memory(service.url);
   await load(service.url, "/v1/route", WARMUP_SECONDS);
   await load(service.url, "/v1/execute", WARMUP_SECONDS);
