@@ -46,13 +46,18 @@ function takesText(param: Param): boolean {
 const names = (param: Param, word: string) =>
   param.words.some((w) => w.length > 2 && (w === word || `${w}s` === word || w === `${word}s`));
 
-/** The phrase less a word of the parameter's own at either end ("AA genotype" for genotype is "AA"). */
+/**
+ * The phrase less the parameter's own words at either end ("AA genotype" for genotype is "AA", "case
+ * number CA123456" for case_number is "CA123456"); a capitalised word is part of a name ("Premier League").
+ */
 function withoutOwnWord(param: Param, m: PhraseMention): string | undefined {
   const words = m.text.split(/\s+/);
-  if (words.length < 2) return undefined;
-  if (names(param, (words.at(-1) ?? "").toLowerCase())) return words.slice(0, -1).join(" ");
-  if (names(param, (words[0] ?? "").toLowerCase())) return words.slice(1).join(" ");
-  return undefined;
+  const own = (w: string | undefined) => w !== undefined && w === w.toLowerCase() && names(param, w);
+  let from = 0;
+  let to = words.length;
+  while (to - from > 1 && own(words[to - 1])) to--;
+  while (to - from > 1 && own(words[from])) from++;
+  return from === 0 && to === words.length ? undefined : words.slice(from, to).join(" ");
 }
 
 /** The word that introduces a phrase: for the later items of a list, the one before its first item. */
@@ -92,6 +97,11 @@ function cueFor(param: Param, m: PhraseMention, all: PhraseMention[]): Scored | 
   }
   if (weight > 0) take({ weight, how: `name of its kind after "${previous}"`, evidence: "text_kind" });
   return best;
+}
+
+function isNameKind(param: Param): boolean {
+  const kind = kindOf(param);
+  return kind.place || kind.person || kind.organisation;
 }
 
 /** Whether a phrase lies in a span another value took, including enum values (which leave their span free). */
@@ -141,6 +151,10 @@ export function fillFreeText(f: Filler, params: Param[]): void {
         `${cue.how}, a list`,
         cue.evidence,
       );
-    } else f.set(c.param, text, c.mention, cue.how, cue.evidence);
+    } else if (cue.value === undefined && c.mention.core && isNameKind(c.param))
+      // A person, place or organisation is the name, without the common words around it ("Eminem",
+      // not "the next Eminem concert"); other text keeps its words ("ATP synthase").
+      f.set(c.param, c.mention.core.text, c.mention, cue.how, cue.evidence);
+    else f.set(c.param, text, c.mention, cue.how, cue.evidence);
   }
 }

@@ -15,6 +15,13 @@ const compare = schema(
   { cities: { type: "array", items: { type: "string" }, description: "Cities to compare" } },
   ["cities"],
 );
+const concerts = schema({ artist: str("The performer"), city: str("Where") }, ["artist"]);
+const records = schema({ case_number: str("Its identifier"), county: str("Where it was filed") }, [
+  "case_number",
+  "county",
+]);
+const contribution = schema({ scientist: str("Who"), field: str("A field of science") }, ["scientist"]);
+const league_table = schema({ league: str("Which league") }, ["league"]);
 const login = schema({ username: str("Account name"), password: str("Secret") }, ["username", "password"]);
 
 const cases: {
@@ -52,6 +59,30 @@ const cases: {
     query: "Compare the cost of living in Paris, London and New York",
     schema: compare,
     expect: { cities: ["Paris", "London", "New York"] },
+  },
+  {
+    name: "a person's name without the common words around it",
+    query: "When is the next Eminem concert?",
+    schema: concerts,
+    expect: { artist: "Eminem" },
+  },
+  {
+    name: "the parameter's own words cut from both ends of an identifier",
+    query: "Look up the record for case number CA123456 in San Diego",
+    schema: records,
+    expect: { case_number: "CA123456", county: "San Diego" },
+  },
+  {
+    name: "a possessive ends the name",
+    query: "What was Albert Einstein's contribution?",
+    schema: contribution,
+    expect: { scientist: "Albert Einstein" },
+  },
+  {
+    name: "a capitalised own word is part of the name",
+    query: "Show the table of the English Premier League",
+    schema: league_table,
+    expect: { league: "English Premier League" },
   },
   {
     name: "quoted values by the words before them, not by their order",

@@ -31,6 +31,11 @@ export interface PhraseMention extends Mention {
   organisation: boolean;
   /** Phrases joined by "and", "or" or commas share a list number; a phrase on its own has none. */
   list?: number;
+  /**
+   * The name inside a phrase that has common words around it: "Eminem" of "the next Eminem concert",
+   * "Gibson Les Paul" of "a used Gibson Les Paul guitar". Absent when the phrase is all name or no name.
+   */
+  core?: { text: string; start: number; end: number };
 }
 
 interface Term {
@@ -59,6 +64,11 @@ const NEVER = new Set([
 const POINTERS =
   /^(?:here|there|now|today|tonight|please|someone|something|anything|everything|everyone|me|us)$/i;
 const ARTICLE = /^(?:the|a|an|some|any|my|our|your|his|her|their|its)$/i;
+/** Prepositions compromise may tag as a noun or an adjective ("against Apple"): never part of a name. */
+const PREPOSITION =
+  /^(?:against|about|above|across|along|among|amongst|behind|below|beneath|beside|besides|beyond|despite|during|except|inside|near|onto|outside|through|throughout|toward|towards|under|upon|within|without|via|versus|vs)$/i;
+/** A possessive ending ("Einstein's"): the name ends there, and what follows is another phrase. */
+const POSSESSIVE = /['’]s$/i;
 
 function termsOf(text: string): Term[] {
   const sentences = loadNlp()(text).json({ offset: true, terms: { offset: true } }) as {
@@ -86,6 +96,7 @@ function termsOf(text: string): Term[] {
 function partOf(term: Term): boolean {
   if ([...term.tags].some((t) => NEVER.has(t)) && !term.tags.has("ProperNoun")) return false;
   if (!/\p{L}/u.test(term.text) || POINTERS.test(term.text) || ARTICLE.test(term.text)) return false;
+  if (PREPOSITION.test(term.text)) return false;
   return [...term.tags].some((t) => PART.has(t)) || /^\p{Lu}/u.test(term.text);
 }
 
@@ -108,6 +119,7 @@ export function findPhrases(request: string): PhraseMention[] {
     while (
       j + 1 < terms.length &&
       !BREAK.test((terms[j] as Term).post) &&
+      !POSSESSIVE.test((terms[j] as Term).text) &&
       !BREAK.test((terms[j + 1] as Term).pre) &&
       partOf(terms[j + 1] as Term)
     )
@@ -118,7 +130,8 @@ export function findPhrases(request: string): PhraseMention[] {
     const run = terms.slice(i, last + 1);
     if (run.some(isNounLike)) {
       const start = (run[0] as Term).start;
-      const end = (run.at(-1) as Term).end;
+      const lastTerm = run.at(-1) as Term;
+      const end = lastTerm.end - (POSSESSIVE.test(lastTerm.text) ? 2 : 0);
       const before = wordsBefore(terms, i);
       const after = terms[last + 1];
       const has = (tag: string) => run.some((t) => t.tags.has(tag));
@@ -133,6 +146,7 @@ export function findPhrases(request: string): PhraseMention[] {
         place: has("Place"),
         person: has("Person"),
         organisation: has("Organization"),
+        ...coreOf(text, run, i, start, end),
       });
       joiners.push(joinsNext(terms, last));
     }
@@ -140,6 +154,29 @@ export function findPhrases(request: string): PhraseMention[] {
   }
   markLists(text, phrases, joiners);
   return phrases;
+}
+
+/** A name's word: capitalised past the request's first word, or holding a digit ("CA123456"). */
+function isNameWord(term: Term, index: number): boolean {
+  return (index > 0 && /^\p{Lu}/u.test(term.text)) || (/\d/.test(term.text) && /\p{L}/u.test(term.text));
+}
+
+/** The run of name words inside a phrase that also has common words at an edge. */
+function coreOf(
+  text: string,
+  run: Term[],
+  first: number,
+  start: number,
+  end: number,
+): Pick<PhraseMention, "core"> {
+  const names = run.map((t, k) => isNameWord(t, first + k));
+  const from = names.indexOf(true);
+  const to = names.lastIndexOf(true);
+  if (from < 0 || (from === 0 && to === run.length - 1)) return {};
+  const coreStart = (run[from] as Term).start;
+  const coreEnd = Math.min(end, (run[to] as Term).end - (POSSESSIVE.test((run[to] as Term).text) ? 2 : 0));
+  if (coreStart <= start && coreEnd >= end) return {};
+  return { core: { text: text.slice(coreStart, coreEnd), start: coreStart, end: coreEnd } };
 }
 
 function isNounLike(term: Term): boolean {

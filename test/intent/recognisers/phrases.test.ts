@@ -35,7 +35,38 @@ const cases: {
   },
   { text: "how similar a human and a chimp are", phrase: "chimp", list: ["human", "chimp"] },
   { text: "the weight of Glucose (C6H12O6) in grams", phrase: "Glucose", previous: "of" },
+  // A possessive ends the name; what it owns is a phrase of its own.
+  { text: "What was Albert Einstein's contribution to physics?", phrase: "Albert Einstein", person: true },
+  { text: "What was Albert Einstein's contribution to physics?", phrase: "contribution" },
+  // A preposition compromise reads as a noun is no part of a name.
+  { text: "lawsuits filed against Apple in Santa Clara County", phrase: "Apple", previous: "against" },
 ];
+
+const cores: { text: string; phrase: string; core: string | undefined }[] = [
+  { text: "Get me the next Eminem concert in New York", phrase: "next Eminem concert", core: "Eminem" },
+  {
+    text: "Find a used Gibson Les Paul guitar",
+    phrase: "used Gibson Les Paul guitar",
+    core: "Gibson Les Paul",
+  },
+  { text: "the price of Amazon stock for the last 3 days", phrase: "Amazon stock", core: "Amazon" },
+  {
+    text: "a record for case number CA123456 in San Diego",
+    phrase: "case number CA123456",
+    core: "CA123456",
+  },
+  { text: "directions from San Francisco to Los Angeles", phrase: "San Francisco", core: undefined },
+  { text: "the function of ATP synthase in mitochondria?", phrase: "ATP synthase", core: "ATP" },
+  { text: "the best plasma membrane stain", phrase: "best plasma membrane stain", core: undefined },
+];
+
+for (const c of cores)
+  test(`the name inside "${c.phrase}" is ${JSON.stringify(c.core)}`, () => {
+    const found = findPhrases(c.text).find((p) => p.text === c.phrase);
+    assert.ok(found, JSON.stringify(findPhrases(c.text).map((p) => p.text)));
+    assert.equal(found.core?.text, c.core);
+    if (found.core) assert.equal(c.text.slice(found.core.start, found.core.end), c.core);
+  });
 
 for (const c of cases)
   test(`phrase "${c.phrase}" in ${JSON.stringify(c.text)}`, () => {
