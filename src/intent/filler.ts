@@ -62,6 +62,10 @@ export interface FillOptions {
   weakMatch?: boolean;
   /** The tool's output schema: what it answers (a conversion's target it names is used, not left out). */
   output?: JsonSchema;
+  /** The tool's words name none of what the request asks for (asked-for.ts): a doubt for a bare tool. */
+  askUnnamed?: boolean;
+  /** The request is one part of a message split in several: a doubt for a bare tool. */
+  splitPart?: boolean;
 }
 
 export interface Param {
@@ -111,6 +115,9 @@ export class Filler {
   /** Call-level signals the placement steps raised (rows of the confidence table). */
   readonly signals = new Set<Evidence>();
   readonly text: string;
+  /** The parameters that take a number, and the units all their descriptions share (place-numbers.ts). */
+  numericParams: Param[] = [];
+  sharedUnits = new Set<string>();
   private readonly used: Span[] = [];
   constructor(text: string) {
     this.text = text;

@@ -40,6 +40,8 @@ export const CUE = {
   kind: 1.5,
   preposition: 1,
   order: 0.5,
+  /** A word of the parameter's own a few words back, as in "a gauge pressure of 2". */
+  phrase: 2,
 } as const;
 
 export interface Scored {
@@ -98,6 +100,12 @@ export function numberCue(f: Filler, n: NumberMention, param: Param): Scored | u
     )
   )
     take(CUE.kind, "money amount", "kind_cue");
+  const unit = unitAfter(f.text, n.end);
+  if (unit && describesUnit(param, unit) && !f.sharedUnits.has(unit))
+    take(CUE.kind, `number in "${unit}", as the description says`, "kind_cue");
+  const named = phraseNaming(f.text, n.start);
+  if (named.length > 0 && distinctWords(param, named, f).length > 0)
+    take(CUE.phrase, `number after "${named.join(" ")}"`, "own_word", "before");
   if (weight === 0 && PREPOSITIONS.has(n.previous) && new RegExp(`\\b${n.previous}\\b`).test(param.hint))
     take(CUE.preposition, `number after "${n.previous}", as the description says`, "kind_cue");
   // A number in words ("two charges") is rarely a value: only the schema's own or learned words place it.
@@ -155,7 +163,49 @@ export function fitsNumber(param: Param, n: number): boolean {
   return true;
 }
 
+/** The unit written right after a number ("5 seconds", "2 meters/second^2", "9.8 m/s"), lower case. */
+export function unitAfter(text: string, end: number): string | undefined {
+  const unit = /^\s?([a-zµ°][\w/^°µ.-]*)/i.exec(text.slice(end, end + 40))?.[1];
+  return unit?.replace(/[.,;:]+$/, "").toLowerCase() || undefined;
+}
+
+/** Whether the description gives the parameter in that unit ("in seconds", "(m/s^2)"). */
+export function describesUnit(param: Param, unit: string): boolean {
+  if (unit.length < 2 && !/[/^°µ]/.test(unit)) return false;
+  return param.hint.split(/[\s(),;]+/).some((w) => w.replace(/[.:]+$/, "") === unit);
+}
+
+/**
+ * The words of the noun phrase a number is stated for: "a gauge pressure of 2" (gauge, pressure), "the
+ * initial speed is 10". Only up to three words before "of", "is", "=" or ":" right before the number.
+ */
+function phraseNaming(text: string, start: number): string[] {
+  const before = text.slice(Math.max(0, start - 60), start).toLowerCase();
+  const m =
+    /((?:[a-z]+\s+){1,3})(?:of|is|=|:|equal to|equals)\s*(?:about\s+|approximately\s+|around\s+)?[$€£]?$/.exec(
+      before,
+    );
+  return m?.[1]?.trim().split(/\s+/) ?? [];
+}
+
+/** The phrase's words that name this parameter and not every other open numeric one. */
+function distinctWords(param: Param, words: string[], f: Filler): string[] {
+  return words.filter(
+    (w) => w.length > 2 && namesWord(param, w) && !f.numericParams.every((p) => namesWord(p, w)),
+  );
+}
+
 export function fillNumbers(f: Filler, params: Param[]): void {
+  f.numericParams = params.filter(takesNumber);
+  // A unit every open numeric parameter's description names ("in meters") tells none of them apart.
+  f.sharedUnits = new Set(
+    f.mentions.numbers
+      .map((n) => unitAfter(f.text, n.end))
+      .filter(
+        (u): u is string =>
+          u !== undefined && f.numericParams.length > 1 && f.numericParams.every((p) => describesUnit(p, u)),
+      ),
+  );
   const inExpression = (n: NumberMention) =>
     f.mentions.expressions.some((e) => n.start >= e.start && n.end <= e.end);
   // Data pasted after "…: " is the text parameter's, when the tool has one to take it: its numbers ("ann,31")

@@ -46,3 +46,47 @@ test("a nested list for a list of lists", () => {
     ],
   });
 });
+
+test("a unit the description names places each number, whatever their order", () => {
+  const filled = fillArguments(
+    "final speed after accelerating at 2 meters/second^2 for 5 seconds, starting at 10 meters/second",
+    {
+      type: "object",
+      properties: {
+        initial_velocity: { type: "number", description: "The starting velocity in meters/second." },
+        acceleration: { type: "number", description: "The acceleration in meters/second^2." },
+        time: { type: "number", description: "How long it lasts, in seconds." },
+      },
+      required: ["initial_velocity", "acceleration", "time"],
+    },
+  );
+  assert.deepEqual(filled.arguments, { initial_velocity: 10, acceleration: 2, time: 5 });
+});
+
+test("the distinct word of the phrase a number is stated for outweighs the order", () => {
+  const filled = fillArguments(
+    "absolute pressure for a base pressure of 1 atm and a gauge pressure of 2 atm",
+    {
+      type: "object",
+      properties: {
+        gauge_pressure: { type: "number", description: "Measured pressure" },
+        base_pressure: { type: "number", description: "Reference pressure" },
+      },
+      required: ["gauge_pressure", "base_pressure"],
+    },
+  );
+  assert.deepEqual(filled.arguments, { gauge_pressure: 2, base_pressure: 1 });
+  assert.ok(filled.filled.every((v) => v.evidence === "own_word"));
+});
+
+test("a unit every parameter shares tells none apart", () => {
+  const filled = fillArguments("a box 3 meters by 4 meters", {
+    type: "object",
+    properties: {
+      width: { type: "number", description: "Width in meters" },
+      depth: { type: "number", description: "Depth in meters" },
+    },
+    required: ["width", "depth"],
+  });
+  assert.ok(filled.filled.every((v) => v.evidence === "order"));
+});
