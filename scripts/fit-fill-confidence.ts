@@ -8,8 +8,8 @@
 // sure value's or call-level signal's (the arguments step's `signals`: a stated value left unused, a number
 // claimed from both sides, a tool run in place of the router's first, a barely-matched tool on values any
 // tool could take), each signal a row fitted like any evidence. `wrong` lists the wrong calls with their kinds. BFCL-format files (--bfcl) add one set per category: each question answered with its own
-// functions, a one-call answer with every value at hand labelled right when it matches the ground truth (a
-// call on an irrelevance question is wrong). The bar is the lowest table value above that uninformed 0.5 at
+// functions, each call of the answer (one per part of a split question) with every value at hand labelled
+// right when it is one of the ground truth's calls (a call on an irrelevance question is wrong). The bar is the lowest table value above that uninformed 0.5 at
 // which every held-out set stays at most 2% silently wrong; the table printed is fitted on every set.
 //   npx node scripts/fit-fill-confidence.ts [--sets dev,test,…] [--bfcl ../shared/eval/bfcl/BFCL_v4_simple_python.json,…]
 // With --family bare it fits the weights of tools without examples (src/intent/bare-confidence.ts, a
@@ -129,12 +129,12 @@ async function labelFunctions(
   for (const outcome of report.outcomes) {
     const set = `bfcl-${outcome.category}`;
     requests.set(set, (requests.get(set) ?? 0) + 1);
-    if (outcome.proposed)
+    for (const proposed of outcome.proposed ?? [])
       calls.push({
         set,
         id: outcome.id,
-        kinds: [...outcome.proposed.evidence, ...outcome.proposed.doubts],
-        right: outcome.proposed.right,
+        kinds: [...proposed.evidence, ...proposed.doubts],
+        right: proposed.right,
         fold: foldOf(outcome.id),
       });
   }

@@ -19,9 +19,20 @@ export type Doubt =
    * The router matched the tool's words to the request only weakly (below the margin over its threshold at
    * which words alone make the case): a near miss, as a function for sunrise is to a question on sunset.
    */
-  | "weak_match";
+  | "weak_match"
+  /** The request asks for something the tool's words do not name ("the acceleration", to a function for the maximum height). */
+  | "ask_unnamed"
+  /** The request is one part of a message split in several: its values may belong to another part. */
+  | "split_part";
 
-export const DOUBTS: readonly Doubt[] = ["optional_left", "order_mixed", "value_left", "weak_match"];
+export const DOUBTS: readonly Doubt[] = [
+  "optional_left",
+  "order_mixed",
+  "value_left",
+  "weak_match",
+  "ask_unnamed",
+  "split_part",
+];
 
 /**
  * Fitted weights of a logistic model, for bare tools: the bias and, per kind of evidence or doubt present in
@@ -30,28 +41,31 @@ export const DOUBTS: readonly Doubt[] = ["optional_left", "order_mixed", "value_
  * combination does a little better (docs/performance.md). A kind no labelled call used weighs 0.
  */
 export const BARE_FILL_WEIGHTS: Readonly<Record<Evidence | Doubt | "bias", number>> = {
-  bias: 1.046,
+  bias: 1.38,
   agent: 0,
   opaque: 0,
-  shape: 0.27,
-  zone: 0,
-  enum: 0.08,
-  own_word: 1.018,
+  shape: 1.182,
+  zone: -0.459,
+  enum: 0.152,
+  described: 0.584,
+  own_word: 0.881,
   learned: 0,
-  kind_cue: 0.166,
-  units: -1.163,
-  quoted: -0.117,
+  kind_cue: -0.164,
+  units: -0.643,
+  quoted: -0.38,
   name: 0,
-  list: 0.519,
-  flag: -0.11,
-  order: 0.133,
-  text_word: -0.188,
-  text_kind: -0.713,
-  text_order: -1.276,
-  optional_left: -0.667,
-  order_mixed: -1.015,
-  value_left: -2.119,
-  weak_match: -0.38,
+  list: 0.472,
+  flag: 0.301,
+  order: 0.359,
+  text_word: -0.331,
+  text_kind: -0.179,
+  text_order: -1.841,
+  optional_left: -0.816,
+  order_mixed: -1.522,
+  value_left: -1.538,
+  weak_match: -0.148,
+  ask_unnamed: -0.816,
+  split_part: -0.546,
   // The described tools' call-level signals: a bare call is weighed by its doubts instead (value_left,
   // weak_match), so these weigh nothing here.
   unused_value: 0,
@@ -61,7 +75,7 @@ export const BARE_FILL_WEIGHTS: Readonly<Record<Evidence | Doubt | "bias", numbe
 };
 
 /** The least confidence at which a call to a bare tool runs; chosen out of fold on labelled questions. */
-export const BARE_FILL_CONFIDENCE_BAR = 0.829;
+export const BARE_FILL_CONFIDENCE_BAR = 0.847;
 
 /** A bare call's confidence: the logistic model's probability that it is right, given the kinds present. */
 export function bareFillConfidence(

@@ -19,6 +19,8 @@ export type Evidence =
   | "zone"
   /** One of the parameter's enum values named. */
   | "enum"
+  /** A value a bare tool's description names in quotes ("'Celsius' or 'Fahrenheit'"). */
+  | "described"
   /** The parameter's own word right next to the value ("30 years", "top 5"). */
   | "own_word"
   /** The words around it, or a phrase, as in the tool's example calls. */
@@ -59,6 +61,7 @@ export const FILL_CONFIDENCE: Readonly<Record<Evidence, number>> = {
   shape: 0.982,
   zone: 0.875,
   enum: 0.964,
+  described: 0.5,
   own_word: 0.909,
   learned: 0.958,
   kind_cue: 0.929,

@@ -16,7 +16,7 @@ import {
   paramsOf,
 } from "./filler.ts";
 import type { OpaqueValue } from "./opaque.ts";
-import { fillEnums } from "./place-enums.ts";
+import { fillDescribedValues, fillEnums } from "./place-enums.ts";
 import { contestedEnums, fillPhrases, fillValueWords } from "./place-learned.ts";
 import { fillLists } from "./place-lists.ts";
 import { fillNumbers, unplacedNumbers } from "./place-numbers.ts";
@@ -49,6 +49,7 @@ export function fillArguments(
   }
   fillOpaque(f, params);
   fillEnums(f, params);
+  if (options.bare) fillDescribedValues(f, params);
   const contested = contestedEnums(f, params, learned);
   fillPhrases(f, params, learned);
   fillValueWords(f, params, learned);
@@ -82,7 +83,12 @@ export function fillArguments(
   ];
   const fromQuery = f.filled.filter((v) => v.source === "query");
   const kinds = fromQuery.map((v) => v.evidence ?? "order");
-  const doubts = [...doubtsOf(f, params), ...(options.weakMatch ? (["weak_match"] as const) : [])];
+  const doubts = [
+    ...doubtsOf(f, params),
+    ...(options.weakMatch ? (["weak_match"] as const) : []),
+    ...(options.askUnnamed ? (["ask_unnamed"] as const) : []),
+    ...(options.splitPart ? (["split_part"] as const) : []),
+  ];
   const unused = unusedValues(f, options.output);
   const signals: Evidence[] = [...f.signals, ...(unused.length > 0 ? (["unused_value"] as const) : [])];
   return {

@@ -1,5 +1,6 @@
 // Understanding a request beyond routing: the opaque values in it, the arguments a tool's schema can take
 // from it, and the separate intents it contains.
+export { askedForWords, namesAskedFor } from "./asked-for.ts";
 export {
   BARE_FILL_CONFIDENCE_BAR,
   BARE_FILL_WEIGHTS,

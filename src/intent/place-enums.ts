@@ -2,7 +2,7 @@
 import type { Filler, Param } from "./filler.ts";
 import type { Mention } from "./mentions.ts";
 import type { Span } from "./opaque.ts";
-import { enumValues } from "./schema-cues.ts";
+import { describedValues, enumValues } from "./schema-cues.ts";
 
 /** What comes right before a unit named in the singular: a number, or a word that counts one. */
 const SINGULAR_COUNT =
@@ -24,10 +24,11 @@ export function enumHits(
   f: Filler,
   param: Param,
   quoted: Mention[],
+  named: unknown[] = enumValues(param),
 ): { value: string; span: Span; score: number }[] {
   const { text, offsets } = spelled(f.text);
   const hits: { value: string; span: Span; score: number }[] = [];
-  for (const value of enumValues(param)) {
+  for (const value of named) {
     if (typeof value !== "string" || value.length < 2) continue;
     const words = value.toLowerCase().split(/[_\s-]+/);
     // Short words are whole words ("of" is not "off"); longer ones may inflect ("increase" → "increased").
@@ -65,9 +66,10 @@ export function enumMention(
   f: Filler,
   param: Param,
   quoted: Mention[],
+  named: unknown[] = enumValues(param),
 ): { value: string; span: Span } | undefined {
   const { text, offsets } = spelled(f.text);
-  const hits = enumHits(f, param, quoted);
+  const hits = enumHits(f, param, quoted, named);
   if (hits.length === 0) return undefined;
   // A tie between two values is ambiguous: neither is taken.
   const most = Math.max(...hits.map((h) => h.score));
@@ -80,7 +82,7 @@ export function enumMention(
   // Words most values share ("percent" in percent_of, what_percent, percent_change) name the tool's topic,
   // not one value.
   const split = (v: string) => v.toLowerCase().split(/[_\s-]+/);
-  const values = enumValues(param).filter((v): v is string => typeof v === "string");
+  const values = named.filter((v): v is string => typeof v === "string");
   const common = (w: string) => values.filter((v) => split(v).includes(w)).length * 2 >= values.length;
   const own = new Set(split(chosen.value));
   for (const value of values) {
@@ -111,6 +113,28 @@ export function fillEnums(f: Filler, params: Param[]): void {
         "enum value named",
         "enum",
         false,
+      );
+  }
+}
+
+/**
+ * For a tool with no examples, the values its description names in quotes stand in for an enum: "the
+ * temperature unit ('Celsius' or 'Fahrenheit')", "e.g., 'IPR', 'Patent'". One of them named in the request
+ * is that parameter's value, as the description spells it.
+ */
+export function fillDescribedValues(f: Filler, params: Param[]): void {
+  for (const param of params) {
+    if (f.has(param) || enumValues(param).length > 0) continue;
+    const values = describedValues(param);
+    if (values.length === 0) continue;
+    const hit = enumMention(f, param, f.mentions.quoted, values);
+    if (hit)
+      f.set(
+        param,
+        param.type === "array" ? [hit.value] : hit.value,
+        hit.span,
+        "a value the description names",
+        "described",
       );
   }
 }

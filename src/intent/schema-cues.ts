@@ -57,6 +57,18 @@ export function enumValues(param: Param): unknown[] {
   return [];
 }
 
+/** Short values a string parameter's description names in quotes ('Celsius', "USD"). */
+export function describedValues(param: Param): string[] {
+  const items = param.schema.items as JsonSchema | undefined;
+  const text = param.type === "string" || (param.type === "array" && items?.type === "string");
+  const description = param.schema.description;
+  if (!text || typeof description !== "string") return [];
+  const values = [...description.matchAll(/(?<![\p{L}\d])['"“‘]([^'"”’\n]{2,30})['"”’](?![\p{L}\d])/gu)].map(
+    (m) => (m[1] ?? "").trim(),
+  );
+  return [...new Set(values.filter((v) => /\p{L}/u.test(v)))];
+}
+
 export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

@@ -132,3 +132,15 @@ test("two complete requests to one tool stay two", async () => {
     ["measure_converter", "measure_converter"],
   );
 });
+
+test("parts asking for one tool's values stay parts when the whole request has no one call's values", async () => {
+  const d = deps([[bill, 0.7]]);
+  // The first part lacks its total; answered whole, the request has two tips: several calls, not one told
+  // in two sentences.
+  const answer = await answerRequest(
+    { query: "Add an 18% tip for 3 people. The next bill came to $60 with a 15% tip" },
+    d,
+  );
+  assert.equal(answer.intents?.length, 2, JSON.stringify(answer));
+  assert.ok(answer.intents?.every((part) => part.tool === "share_bill"));
+});

@@ -27,3 +27,28 @@ for (const [query, unit] of cases)
   test(`enum unit in ${JSON.stringify(query)}`, () => {
     assert.equal(fillArguments(query, schema).arguments.unit, unit);
   });
+
+test("a bare tool's description names values in quotes: one named in the request is taken as written there", () => {
+  const forecast = {
+    type: "object",
+    properties: {
+      city: { type: "string", description: "The city" },
+      unit: {
+        type: "string",
+        description: "The temperature unit ('Celsius' or 'Fahrenheit'). Default is 'Celsius'.",
+      },
+    },
+    required: ["city"],
+  };
+  const bare = fillArguments("average temperature in Austin in fahrenheit", forecast, {}, { bare: true });
+  assert.equal(bare.arguments.unit, "Fahrenheit");
+  assert.equal(bare.filled.find((v) => v.field === "unit")?.evidence, "described");
+  // A described tool learns its phrasing from its examples instead; the quotes are not read.
+  const described = fillArguments("average temperature in Austin in fahrenheit", forecast);
+  assert.equal(described.arguments.unit, undefined);
+  // Nothing named: the default is the tool's, not filled in.
+  assert.equal(
+    fillArguments("temperature in Austin", forecast, {}, { bare: true }).arguments.unit,
+    undefined,
+  );
+});

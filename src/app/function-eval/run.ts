@@ -72,17 +72,20 @@ export interface QuestionOutcome {
   /** The route step of a one-intent answer: the threshold and each candidate's score and reasons. */
   route?: { threshold: number; candidates: { name: string; score: number; why?: string[] }[] };
   /**
-   * A one-call answer whose every value was at hand (run, or held under the confidence bar): the kinds of
-   * evidence its values rest on, and whether that call is right. What the confidence fit labels.
+   * Each call of the answer (one per part) whose every value was at hand (run, or held under the confidence
+   * bar): the kinds of evidence its values rest on, and whether that call is right. What the confidence fit
+   * labels.
    */
   proposed?: {
     evidence: Evidence[];
     doubts: Doubt[];
     right: boolean;
+    /** The call itself, by its function's own name. */
+    call: MadeCall;
     /** The router's score of its first candidate and how far the second is below it (1 when alone). */
     margin: number;
     score: number;
-  };
+  }[];
 }
 
 function partsOf(answer: RouteAndExecuteResponse): RouteAndExecuteResponse[] {
@@ -152,7 +155,7 @@ function judge(
       !sameCalls(calls, madeReceived) || new Set(madeReceived.map(key)).size < madeReceived.length,
     expectsCall,
     ...routeOf(answer, own),
-    ...proposedCall(answer, own, truth, schemaOf),
+    ...proposedCalls(answer, own, truth, schemaOf),
   };
 }
 
@@ -174,36 +177,39 @@ function routeOf(
   };
 }
 
-/** The call a one-intent answer had every value for, whether it ran or was held under the bar. */
-function proposedCall(
+/** The calls an answer had every value for, one per part, whether they ran or were held under the bar. */
+function proposedCalls(
   answer: RouteAndExecuteResponse,
   own: (name: string) => string,
   truth: LoadedQuestion["groundTruth"],
   schemaOf: (name: string) => Schema | undefined,
 ): Pick<QuestionOutcome, "proposed"> {
-  if (answer.intents) return {};
-  const step = answer.steps.find((s) => s.step === "arguments");
-  if (step?.step !== "arguments" || !step.ready) return {};
-  const fromQuery = step.filled.filter((v) => v.source === "query");
-  if (fromQuery.length === 0) return {};
-  const call = {
-    name: own(step.tool),
-    arguments: Object.fromEntries(step.filled.map((v) => [v.field, v.value])),
-  };
-  // Right when it is one of the ground truth's calls: on a question of several calls, one right call is no
-  // wrong call (as `completedWrongCall` counts).
-  const right = truth !== undefined && truth.length > 0 && matchesAny(call, truth, schemaOf(call.name));
-  const route = answer.steps.find((s) => s.step === "route");
-  const scores = route?.step === "route" ? route.candidates.map((c) => c.score) : [];
-  return {
-    proposed: {
-      evidence: fromQuery.map((v) => v.evidence ?? "order"),
-      doubts: step.doubts ?? [],
-      right,
-      margin: scores.length > 1 ? (scores[0] ?? 0) - (scores[1] ?? 0) : 1,
-      score: scores[0] ?? 0,
-    },
-  };
+  const proposed = partsOf(answer).flatMap((part) => {
+    const step = part.steps.find((s) => s.step === "arguments");
+    if (step?.step !== "arguments" || !step.ready) return [];
+    const fromQuery = step.filled.filter((v) => v.source === "query");
+    if (fromQuery.length === 0) return [];
+    const call = {
+      name: own(step.tool),
+      arguments: Object.fromEntries(step.filled.map((v) => [v.field, v.value])),
+    };
+    // Right when it is one of the ground truth's calls: on a question of several calls, one right call is
+    // no wrong call (as `completedWrongCall` counts).
+    const right = truth !== undefined && truth.length > 0 && matchesAny(call, truth, schemaOf(call.name));
+    const route = part.steps.find((s) => s.step === "route");
+    const scores = route?.step === "route" ? route.candidates.map((c) => c.score) : [];
+    return [
+      {
+        evidence: fromQuery.map((v) => v.evidence ?? "order"),
+        doubts: step.doubts ?? [],
+        right,
+        call,
+        margin: scores.length > 1 ? (scores[0] ?? 0) - (scores[1] ?? 0) : 1,
+        score: scores[0] ?? 0,
+      },
+    ];
+  });
+  return proposed.length > 0 ? { proposed } : {};
 }
 
 export interface CategoryReport {

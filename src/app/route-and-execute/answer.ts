@@ -10,6 +10,7 @@ import {
   fillArguments,
   findOpaqueValues,
   type MissingField,
+  namesAskedFor,
   questionFor,
   routingText,
 } from "../../intent/index.ts";
@@ -31,6 +32,8 @@ export interface AnswerDeps {
   llm?: LlmConfig;
   /** When the caller can, the user is asked for missing values before needs_input is answered. */
   ask?: AskUser;
+  /** The request is one part of a message split in several (request.ts): a doubt for a bare tool's call. */
+  part?: boolean;
 }
 
 const CANDIDATES = 8;
@@ -287,6 +290,11 @@ function routingQuery(text: string, supplied: Record<string, unknown>): string {
 }
 
 /** A tool with neither example requests nor example calls: an imported function definition, say. */
+/** A tool's own words: its name, description and parameter names. */
+function toolWords(tool: Tool): string {
+  return `${tool.name} ${tool.description} ${Object.keys(properties(tool)).join(" ")}`;
+}
+
 export function isBare(tool: Tool): boolean {
   return (tool.examples?.length ?? 0) === 0 && (tool.exampleCalls?.length ?? 0) === 0;
 }
@@ -320,6 +328,8 @@ export async function answerOne(
               bare: isBare(tool),
               weakMatch: hit.score < calibrated + DEFAULTS_MARGIN,
               ...(tool.outputSchema ? { output: tool.outputSchema as Record<string, unknown> } : {}),
+              askUnnamed: !namesAskedFor(request.query, toolWords(tool)),
+              splitPart: deps.part === true,
             }),
           },
         ]

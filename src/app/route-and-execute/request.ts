@@ -58,7 +58,7 @@ async function splitHolds(
 ): Promise<boolean> {
   const planned: RouteAndExecuteResponse[] = [];
   for (const [i, intent] of intents.entries()) {
-    const plan = await dryRun({ ...request, query: intent }, deps);
+    const plan = await dryRun({ ...request, query: intent }, { ...deps, part: true });
     // A part that works on another's result ("… and then double it") cannot be dropped by answering the
     // request whole: it stays, unanswered.
     if (plan.status === "no_match" && !(i > 0 && DEPENDENT.test(intent))) return false;
@@ -68,14 +68,24 @@ async function splitHolds(
   // a part that had every value and only awaits confirmation (its confidence is under the bar) asks nothing
   // that a split would explain.
   if (planned.every((p) => p.status === "needs_input" && !hadEveryValue(p))) return false;
-  // A part that asks for values of the same tool another part names is one call told over several sentences
-  // ("Dinner came to $84.50. Add an 18% tip and split it between 3 people"): answered whole, it has them all.
-  return !planned.some(
+  // A part that asks for values of the same tool another part names may be one call told over several
+  // sentences ("Dinner came to $84.50. Add an 18% tip and split it between 3 people"): when the request
+  // answered whole has every value for that tool and leaves none unused, it was. Otherwise the parts are several calls of one
+  // tool ("the weather in Paris. Do the same for London"), and the split holds.
+  const asking = planned.find(
     (p, i) =>
       p.status === "needs_input" &&
       !hadEveryValue(p) &&
       planned.some((q, j) => j !== i && q.tool !== undefined && q.tool === p.tool),
   );
+  if (!asking) return true;
+  const whole = await dryRun(request, deps);
+  return !(whole.tool === asking.tool && hadEveryValue(whole) && !leavesValueUnused(whole));
+}
+
+/** Whether a call leaves a value the request states unused (the arguments step's `unused_value` signal). */
+function leavesValueUnused(answer: RouteAndExecuteResponse): boolean {
+  return answer.steps.some((s) => s.step === "arguments" && s.signals?.includes("unused_value") === true);
 }
 
 /** Whether a part's call had every value it needs at hand (the arguments step's `ready`). */
@@ -126,7 +136,7 @@ export async function answerRequest(
     // not answered again whole, and no tool is written for a part.
     const answer = await answerOne(
       { ...request, query: text },
-      { ...deps, noMatch: async (_r, steps) => ({ status: "no_match", steps }) },
+      { ...deps, part: true, noMatch: async (_r, steps) => ({ status: "no_match", steps }) },
     );
     answers.push({ ...answer, intent: text });
     previous = answer;
