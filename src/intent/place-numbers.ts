@@ -195,17 +195,20 @@ function distinctWords(param: Param, words: string[], f: Filler): string[] {
   );
 }
 
+/** Units every numeric parameter's description names ("in meters"): they tell none of them apart. */
+function sharedUnits(f: Filler): Set<string> {
+  const units = f.mentions.numbers.map((n) => unitAfter(f.text, n.end));
+  return new Set(
+    units.filter(
+      (u): u is string =>
+        u !== undefined && f.numericParams.length > 1 && f.numericParams.every((p) => describesUnit(p, u)),
+    ),
+  );
+}
+
 export function fillNumbers(f: Filler, params: Param[]): void {
   f.numericParams = params.filter(takesNumber);
-  // A unit every open numeric parameter's description names ("in meters") tells none of them apart.
-  f.sharedUnits = new Set(
-    f.mentions.numbers
-      .map((n) => unitAfter(f.text, n.end))
-      .filter(
-        (u): u is string =>
-          u !== undefined && f.numericParams.length > 1 && f.numericParams.every((p) => describesUnit(p, u)),
-      ),
-  );
+  f.sharedUnits = sharedUnits(f);
   const inExpression = (n: NumberMention) =>
     f.mentions.expressions.some((e) => n.start >= e.start && n.end <= e.end);
   // Data pasted after "…: " is the text parameter's, when the tool has one to take it: its numbers ("ann,31")
