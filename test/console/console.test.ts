@@ -1,11 +1,13 @@
 // The maintainer console in a real browser against the real service: sign-in, finding a tool, routing a
 // query and reading its candidates and threshold, route-and-execute's steps, an evaluation, and a breaker
 // opened by a failing tool (a stand-in provider built here, answering 503) seen on Operations. axe-core
-// checks every page; each page's screenshot is written to docs/console/ for the README.
+// checks every page; each page's screenshot is written to a temporary folder, or, with
+// SWITCHBOARD_SCREENSHOTS=docs/console, to the README's pictures (a plain `npm test` leaves the tree clean).
 import assert from "node:assert/strict";
+import { rm } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { after, before, test } from "node:test";
 import type { Browser, Page } from "puppeteer-core";
 import { type ChatStandIn, startChatStandIn } from "../fixtures/chat-stand-in.ts";
@@ -25,7 +27,7 @@ const OTHER_AGENT = "console-other-agent-key";
 /** A request in made-up words, so that no bundled tool matches it and the agent's call synthesizes one. */
 const UNMET_REQUEST = "snorfle the blapper";
 const SYNTHESIZED = "snorfle_blapper";
-const SHOTS = join(ROOT, "docs", "console");
+let SHOTS: string;
 const WIDE = { width: 1280, height: 800 };
 
 let llm: ChatStandIn;
@@ -38,6 +40,9 @@ let page: Page;
 const requested: string[] = [];
 
 before(async () => {
+  SHOTS = process.env.SWITCHBOARD_SCREENSHOTS
+    ? resolve(ROOT, process.env.SWITCHBOARD_SCREENSHOTS)
+    : await tempDir("console-shots");
   // A provider that is down: every call gets 503, a fault the breaker counts.
   failing = createServer((_request, response) => {
     response.writeHead(503, { "content-type": "application/json" });
@@ -84,6 +89,7 @@ after(async () => {
   await service?.stop();
   await new Promise((resolve) => failing?.close(resolve));
   await llm?.close();
+  if (!process.env.SWITCHBOARD_SCREENSHOTS) await rm(SHOTS, { recursive: true, force: true });
 });
 
 async function assertAccessible(what: string): Promise<void> {
