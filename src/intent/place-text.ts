@@ -18,11 +18,16 @@ export function fillOpaque(f: Filler, params: Param[]): void {
 export function fillBooleans(f: Filler, params: Param[]): void {
   const lower = f.text.toLowerCase();
   for (const param of params.filter((p) => p.type === "boolean" && !f.has(p))) {
-    // A verb the name starts with may inflect ("include_human_impact": "including human impact").
+    // A verb the name starts with may inflect ("include_human_impact": "including human impact"), and so
+    // may a long single word ("detailed", "standardization"); an article may come between the words
+    // ("including the precipitation"), and the last word may be named in the singular or the plural.
     const [first, ...rest] = param.words.map(escapeRegExp);
     if (!first) continue;
-    const head = rest.length > 0 && first.length > 3 ? `${first.replace(/e$/, "")}\\w*` : first;
-    const phrase = [head, ...rest].join("[\\s_-]*");
+    const inflects = (rest.length > 0 && first.length > 3) || (rest.length === 0 && first.length >= 6);
+    const head = inflects ? `${first.replace(/e$/, "")}\\w*` : first;
+    const number = (w: string) => (w.length > 3 ? `${w.replace(/s$/, "")}s?` : w);
+    const words = [head, ...rest.map((w, i) => (i === rest.length - 1 ? number(w) : w))];
+    const phrase = words.join("[\\s_-]*(?:(?:the|a|an|its|their|his|her|my|our)\\s+)?");
     const match = new RegExp(`\\b(no|not|without|don't)?\\s*${phrase}\\b`).exec(lower);
     if (match)
       f.set(param, !match[1], { start: match.index, end: match.index + match[0].length }, "named", "flag");

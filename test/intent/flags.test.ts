@@ -1,0 +1,22 @@
+// Booleans named in the request, table-driven on made-up schemas: the name's verb may inflect, a long
+// single word may too, an article may come between the words, and "without" sets a flag false.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { fillArguments } from "../../src/intent/index.ts";
+
+const flag = (name: string) => ({ type: "object", properties: { [name]: { type: "boolean" } } });
+
+const cases: [query: string, name: string, value: boolean | undefined][] = [
+  ["the forecast in Oslo including the precipitation", "include_precipitation", true],
+  ["find the statue, with a detailed description", "detail", true],
+  ["fit the model; also apply standardization", "standardize", true],
+  ["a password without symbols", "include_symbols", undefined],
+  ["a password without symbols", "symbols", false],
+  ["a report that includes its chart", "include_charts", true],
+  ["the forecast in Oslo", "include_precipitation", undefined],
+];
+
+for (const [query, name, value] of cases)
+  test(`${name} from ${JSON.stringify(query)}: ${value}`, () => {
+    assert.equal(fillArguments(query, flag(name)).arguments[name], value);
+  });
