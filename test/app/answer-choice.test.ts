@@ -4,22 +4,12 @@
 // values, while two complete requests to one tool stay two.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { type AnswerDeps, answerOne } from "../../src/app/route-and-execute/answer.ts";
+import { answerOne } from "../../src/app/route-and-execute/answer.ts";
 import { answerRequest } from "../../src/app/route-and-execute/request.ts";
-import type { RouteAndExecuteResponse, RouteResponse } from "../../src/app/types.ts";
 import type { Tool } from "../../src/catalog/index.ts";
+import { describedTool, standInDeps } from "./stand-in-answer.ts";
 
-const THRESHOLD = 0.3;
-
-const tool = (name: string, properties: Record<string, unknown>, required: string[], examples?: unknown[]) =>
-  ({
-    name,
-    description: name,
-    examples: [`use ${name}`],
-    ...(examples ? { exampleCalls: examples } : {}),
-    inputSchema: { type: "object", properties, required },
-    annotations: { readOnlyHint: true, destructiveHint: false },
-  }) as unknown as Tool;
+const tool = describedTool;
 
 const shift = tool(
   "shift_span",
@@ -46,31 +36,7 @@ const bill = tool(
   [{ query: "split 60 dollars among 4 people", arguments: { total: 60, people: 4 } }],
 );
 
-function deps(scores: [Tool, number][]): AnswerDeps & { ran: { tool: string; args: unknown }[] } {
-  const ran: { tool: string; args: unknown }[] = [];
-  return {
-    ran,
-    route: async (request) =>
-      ({
-        query: request.query,
-        matched: true,
-        threshold: THRESHOLD,
-        notices: [],
-        tools: scores.map(([t, score]) => ({ name: t.name, score })),
-      }) as unknown as RouteResponse,
-    getTool: (name) => scores.find(([t]) => t.name === name)?.[0],
-    run: async (t, args, steps) => {
-      ran.push({ tool: t.name, args });
-      return {
-        status: "completed",
-        tool: t.name,
-        result: { output: args },
-        steps: [...steps, { step: "execute", tool: t.name, arguments: args, result: { output: args } }],
-      } as unknown as RouteAndExecuteResponse;
-    },
-    noMatch: async (_request, steps) => ({ status: "no_match", steps }) as RouteAndExecuteResponse,
-  };
-}
+const deps = standInDeps;
 
 const choices: [name: string, scores: [Tool, number][], status: string, tool: string][] = [
   [
