@@ -26,7 +26,14 @@ export function enumHits(
   quoted: Mention[],
   named: unknown[] = enumValues(param),
 ): { value: string; span: Span; score: number }[] {
-  const { text, offsets } = spelled(f.text);
+  return hitsIn(spelled(f.text), quoted, named);
+}
+
+function hitsIn(
+  { text, offsets }: { text: string; offsets: number[] },
+  quoted: Mention[],
+  named: unknown[],
+): { value: string; span: Span; score: number }[] {
   const hits: { value: string; span: Span; score: number }[] = [];
   for (const value of named) {
     if (typeof value !== "string" || value.length < 2) continue;
@@ -68,8 +75,9 @@ export function enumMention(
   quoted: Mention[],
   named: unknown[] = enumValues(param),
 ): { value: string; span: Span } | undefined {
-  const { text, offsets } = spelled(f.text);
-  const hits = enumHits(f, param, quoted, named);
+  const lowered = spelled(f.text);
+  const { text, offsets } = lowered;
+  const hits = hitsIn(lowered, quoted, named);
   if (hits.length === 0) return undefined;
   // A tie between two values is ambiguous: neither is taken.
   const most = Math.max(...hits.map((h) => h.score));
@@ -101,20 +109,22 @@ export function enumMention(
   return chosen;
 }
 
+/** The one value of `values` the request names, placed as written there (a list parameter gets a list of it). */
+function placeNamed(
+  f: Filler,
+  param: Param,
+  values: unknown[],
+  how: string,
+  evidence: "enum" | "described",
+  consume: boolean,
+): void {
+  const hit = enumMention(f, param, f.mentions.quoted, values);
+  if (hit) f.set(param, param.type === "array" ? [hit.value] : hit.value, hit.span, how, evidence, consume);
+}
+
 export function fillEnums(f: Filler, params: Param[]): void {
-  for (const param of params) {
-    if (f.has(param)) continue;
-    const hit = enumMention(f, param, f.mentions.quoted);
-    if (hit)
-      f.set(
-        param,
-        param.type === "array" ? [hit.value] : hit.value,
-        hit.span,
-        "enum value named",
-        "enum",
-        false,
-      );
-  }
+  for (const param of params)
+    if (!f.has(param)) placeNamed(f, param, enumValues(param), "enum value named", "enum", false);
 }
 
 /**
@@ -126,16 +136,7 @@ export function fillDescribedValues(f: Filler, params: Param[]): void {
   for (const param of params) {
     if (f.has(param) || enumValues(param).length > 0) continue;
     const values = describedValues(param);
-    if (values.length === 0) continue;
-    const hit = enumMention(f, param, f.mentions.quoted, values);
-    if (hit)
-      f.set(
-        param,
-        param.type === "array" ? [hit.value] : hit.value,
-        hit.span,
-        "a value the description names",
-        "described",
-      );
+    if (values.length > 0) placeNamed(f, param, values, "a value the description names", "described", true);
   }
 }
 
