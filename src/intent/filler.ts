@@ -115,9 +115,6 @@ export class Filler {
   /** Call-level signals the placement steps raised (rows of the confidence table). */
   readonly signals = new Set<Evidence>();
   readonly text: string;
-  /** The parameters that take a number, and the units all their descriptions share (place-numbers.ts). */
-  numericParams: Param[] = [];
-  sharedUnits = new Set<string>();
   private readonly used: Span[] = [];
   constructor(text: string) {
     this.text = text;

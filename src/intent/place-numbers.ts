@@ -57,8 +57,14 @@ export function namesWord(param: Param, word: string): boolean {
   return Boolean(word) && param.words.some((w) => w === word || `${w}s` === word || w === `${word}s`);
 }
 
+/** The parameters a number may go to, and the units all their descriptions share: what tells them apart. */
+interface Peers {
+  numeric: Param[];
+  sharedUnits: Set<string>;
+}
+
 /** What the words around a number say about one parameter; undefined when they say nothing. */
-export function numberCue(f: Filler, n: NumberMention, param: Param): Scored | undefined {
+function numberCue(f: Filler, n: NumberMention, param: Param, peers: Peers): Scored | undefined {
   let weight = 0;
   let how = "";
   let evidence: Evidence = "order";
@@ -101,10 +107,10 @@ export function numberCue(f: Filler, n: NumberMention, param: Param): Scored | u
   )
     take(CUE.kind, "money amount", "kind_cue");
   const unit = unitAfter(f.text, n.end);
-  if (unit && describesUnit(param, unit) && !f.sharedUnits.has(unit))
+  if (unit && describesUnit(param, unit) && !peers.sharedUnits.has(unit))
     take(CUE.kind, `number in "${unit}", as the description says`, "kind_cue");
   const named = phraseNaming(f.text, n.start);
-  if (named.length > 0 && distinctWords(param, named, f).length > 0)
+  if (named.length > 0 && distinctWords(param, named, peers).length > 0)
     take(CUE.phrase, `number after "${named.join(" ")}"`, "own_word", "before");
   if (weight === 0 && PREPOSITIONS.has(n.previous) && new RegExp(`\\b${n.previous}\\b`).test(param.hint))
     take(CUE.preposition, `number after "${n.previous}", as the description says`, "kind_cue");
@@ -189,26 +195,26 @@ function phraseNaming(text: string, start: number): string[] {
 }
 
 /** The phrase's words that name this parameter and not every other open numeric one. */
-function distinctWords(param: Param, words: string[], f: Filler): string[] {
+function distinctWords(param: Param, words: string[], peers: Peers): string[] {
   return words.filter(
-    (w) => w.length > 2 && namesWord(param, w) && !f.numericParams.every((p) => namesWord(p, w)),
+    (w) => w.length > 2 && namesWord(param, w) && !peers.numeric.every((p) => namesWord(p, w)),
   );
 }
 
-/** Units every numeric parameter's description names ("in meters"): they tell none of them apart. */
-function sharedUnits(f: Filler): Set<string> {
+/** The numeric parameters, and the units every one's description names ("in meters"), which tell none apart. */
+function peersOf(f: Filler, params: Param[]): Peers {
+  const numeric = params.filter(takesNumber);
   const units = f.mentions.numbers.map((n) => unitAfter(f.text, n.end));
-  return new Set(
+  const sharedUnits = new Set(
     units.filter(
-      (u): u is string =>
-        u !== undefined && f.numericParams.length > 1 && f.numericParams.every((p) => describesUnit(p, u)),
+      (u): u is string => u !== undefined && numeric.length > 1 && numeric.every((p) => describesUnit(p, u)),
     ),
   );
+  return { numeric, sharedUnits };
 }
 
 export function fillNumbers(f: Filler, params: Param[]): void {
-  f.numericParams = params.filter(takesNumber);
-  f.sharedUnits = sharedUnits(f);
+  const peers = peersOf(f, params);
   const inExpression = (n: NumberMention) =>
     f.mentions.expressions.some((e) => n.start >= e.start && n.end <= e.end);
   // Data pasted after "…: " is the text parameter's, when the tool has one to take it: its numbers ("ann,31")
@@ -233,7 +239,9 @@ export function fillNumbers(f: Filler, params: Param[]): void {
     // Nor is it a list when another parameter's words claim one of the numbers ("from base 2 into base 10").
     const claimed = all
       .slice(0, MAX_ASSIGNED)
-      .some((n) => params.some((p) => p !== param && !f.has(p) && takesNumber(p) && numberCue(f, n, p)));
+      .some((n) =>
+        params.some((p) => p !== param && !f.has(p) && takesNumber(p) && numberCue(f, n, p, peers)),
+      );
     if (!claimed && all.length >= 2) {
       if (mixed || !all[0]) continue;
       const span = { start: all[0].start, end: all.at(-1)?.end ?? all[0].end };
@@ -276,7 +284,7 @@ export function fillNumbers(f: Filler, params: Param[]): void {
         param.schema.minimum < 0;
       const read = numberValue(param, n, negative);
       if (!fitsNumber(param, typeof read === "number" ? read : negative ? -n.value : n.value)) continue;
-      let cue = numberCue(f, n, param);
+      let cue = numberCue(f, n, param, peers);
       const k = byOrder.indexOf(param);
       if (!cue && k >= 0 && plain.includes(n)) {
         // Nearer ranks weigh a little more: the order breaks a tie, never a cue.
