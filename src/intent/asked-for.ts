@@ -40,8 +40,7 @@ export function askedForWords(query: string): string[] {
 }
 
 /** Whether the tool's own words (its name, description and parameter names) name every asked-for word. */
-export function namesAskedFor(query: string, toolWords: string): boolean {
-  const asked = askedForWords(query);
+export function namesAskedFor(asked: readonly string[], toolWords: string): boolean {
   if (asked.length === 0) return true;
   const own = new Set(
     toolWords

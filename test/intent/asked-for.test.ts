@@ -27,5 +27,5 @@ const named: [string, string, boolean][] = [
 ];
 for (const [query, tool, expected] of named)
   test(`"${tool}" ${expected ? "names" : "does not name"} what ${JSON.stringify(query)} asks for`, () => {
-    assert.equal(namesAskedFor(query, tool), expected);
+    assert.equal(namesAskedFor(askedForWords(query), tool), expected);
   });

@@ -4,6 +4,7 @@
 // intents is request.ts's.
 import { type Tool, validateAgainstSchema } from "../../catalog/index.ts";
 import {
+  askedForWords,
   type Evidence,
   FILL_CONFIDENCE,
   type FillResult,
@@ -316,6 +317,7 @@ export async function answerOne(
   });
   const calibrated = routed.threshold;
   const threshold = request.threshold ?? calibrated;
+  const askedFor = askedForWords(request.query);
   const hits = routed.tools.flatMap((hit) => {
     const tool = deps.getTool(hit.name);
     return tool
@@ -328,7 +330,7 @@ export async function answerOne(
               bare: isBare(tool),
               weakMatch: hit.score < calibrated + DEFAULTS_MARGIN,
               ...(tool.outputSchema ? { output: tool.outputSchema as Record<string, unknown> } : {}),
-              askUnnamed: !namesAskedFor(request.query, toolWords(tool)),
+              askUnnamed: !namesAskedFor(askedFor, toolWords(tool)),
               splitPart: deps.part === true,
             }),
           },
