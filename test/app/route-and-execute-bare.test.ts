@@ -95,3 +95,68 @@ test("parts held back only by the bar keep the split: each part names its tool, 
     ],
   );
 });
+
+/** One tool, routed just above the threshold (0.1): under the margin a described tool needs to be asked about. */
+function justAbove(tool: Tool) {
+  const ran: string[] = [];
+  return {
+    ran,
+    deps: {
+      route: async (request: { query: string }): Promise<RouteResponse> =>
+        ({
+          query: request.query,
+          matched: true,
+          threshold: 0.1,
+          tools: [{ name: tool.name, score: 0.14 }],
+        }) as unknown as RouteResponse,
+      getTool: (name: string) => (name === tool.name ? tool : undefined),
+      run: async (t: Tool) => {
+        ran.push(t.name);
+        return { status: "completed" as const, tool: t.name, steps: [] };
+      },
+      noMatch: async () => ({ status: "no_match" as const, steps: [] }),
+    },
+  };
+}
+
+const artistTool: Tool = {
+  name: "concert_search",
+  description: "Find upcoming concerts",
+  inputSchema: {
+    type: "object",
+    properties: { performer: { type: "string", description: "Who performs" } },
+    required: ["performer"],
+  },
+};
+
+test("a bare tool over the threshold whose value the words do not give is named, not declined", async () => {
+  const { ran, deps: d } = justAbove(artistTool);
+  const answer = await answerRequest({ query: "when does my favourite band play next" }, d);
+  assert.deepEqual(ran, []);
+  assert.equal(answer.status, "needs_input");
+  assert.equal(answer.tool, "concert_search");
+  assert.deepEqual(
+    answer.missing?.map((m) => m.field),
+    ["performer"],
+  );
+});
+
+test("the same tool with example requests needs a margin over the threshold to be asked about", async () => {
+  const described: Tool = { ...artistTool, examples: ["find concerts by Adele"] };
+  const { ran, deps: d } = justAbove(described);
+  const answer = await answerRequest({ query: "when does my favourite band play next" }, d);
+  assert.deepEqual(ran, []);
+  assert.equal(answer.status, "no_match");
+});
+
+test("a bare tool that requires nothing is not run on its defaults by weak words", async () => {
+  const noArgs: Tool = {
+    name: "random_fact",
+    description: "A random fact",
+    inputSchema: { type: "object", properties: { topic: { type: "string", description: "Topic" } } },
+  };
+  const { ran, deps: d } = justAbove(noArgs);
+  const answer = await answerRequest({ query: "when does my favourite band play next" }, d);
+  assert.deepEqual(ran, []);
+  assert.equal(answer.status, "no_match");
+});

@@ -164,6 +164,12 @@ function declined(c: Candidate, threshold: number): boolean {
   const requiresNothing = !Array.isArray(required) || required.length === 0;
   // Several numbers placed as a list are for a tool that takes a list, not any tool.
   if (strongEvidence(c, !requiresNothing) || c.fill.filled.some((v) => v.evidence === "list")) return false;
+  // A bare tool (an imported function) is scored on its description alone, the scale the shipped threshold
+  // was fitted on, so its words meet the threshold or not: the right one with values that are not in the
+  // text is named (needs_input), and whether a call of it runs is its fitted confidence's to say, which
+  // weighs a weak route. One that requires nothing would run on its defaults, so the words must still
+  // make the case.
+  if (isBare(c.tool) && !requiresNothing) return false;
   if (c.fill.missing.length > 0) {
     if (c.score >= threshold + ASK_MARGIN) return false;
     c.evidence.push("declined: the request gives it none of its own values, and the words are weak");
