@@ -261,9 +261,10 @@ export function fillNumbers(f: Filler, params: Param[]): void {
     .filter((n) => !(inExpression(n) && f.mentions.expressions.some((e) => e.text.trim() !== n.text.trim())))
     .slice(0, MAX_ASSIGNED);
   // Order is the weakest cue: only to required parameters (or, for tools that require none, any), and
-  // never to a parameter with a shape of its own (a Unix timestamp is a long number).
-  const required = open.filter((p) => p.required);
-  const byOrder = (required.length > 0 ? required : open).filter(
+  // never to a parameter with a shape of its own (a Unix timestamp is a long number). Once a tool's
+  // required numbers are placed, a number left over is no value for its options ("2x2 table" is no alpha).
+  const requiresSome = params.some((p) => p.required);
+  const byOrder = (requiresSome ? open.filter((p) => p.required) : open).filter(
     (p) => opaqueKindsFor(p).length === 0 && p.type !== "array" && (p.type !== "string" || p.numeric),
   );
   const candidates: Candidate<NumberMention, Param>[] = [];

@@ -90,3 +90,23 @@ test("a unit every parameter shares tells none apart", () => {
   });
   assert.ok(filled.filled.every((v) => v.evidence === "order"));
 });
+
+test("a number left over once the required ones are placed is no value for an option", () => {
+  const filled = fillArguments("a 2x2 table test on [ [10, 20], [30, 40] ]", {
+    type: "object",
+    properties: {
+      table: { type: "array", items: { type: "array", items: { type: "integer" } } },
+      alpha: { type: "number", description: "Significance level" },
+    },
+    required: ["table"],
+  });
+  assert.deepEqual(filled.arguments, { table: [[10, 20], [30, 40]] });
+});
+
+test("a tool that requires nothing still takes its numbers by order", () => {
+  const filled = fillArguments("roll 3 dice", {
+    type: "object",
+    properties: { count: { type: "integer", description: "How many" } },
+  });
+  assert.deepEqual(filled.arguments, { count: 3 });
+});
