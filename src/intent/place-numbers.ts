@@ -10,6 +10,31 @@ export function numericParams(params: Param[]): Param[] {
 
 export const BACKWARDS = /^\s*[a-z_]+\s+(?:before|ago|earlier|prior to|back from)\b/i;
 
+/** A number stated as a loss or a fall: "a loss of $1000", "dropped by 5". */
+const LOSS_BEFORE =
+  /\b(?:loss|losses|lost|lose|losing|deficit|decrease|decreased|drop|dropped|decline|declined|fell|fall|down)\s+(?:of\s+|by\s+)?(?:about\s+|around\s+)?[$€£¥]?\s*$/i;
+
+/** A parameter whose description says a loss or fall is given as a negative number. */
+const SIGNED_BY_DESCRIPTION = /\bnegative\b/;
+
+/**
+ * Whether a number goes to the parameter negated: counted back ("3 days before") where the parameter
+ * allows negative values, or stated as a loss where its description asks for losses as negative numbers.
+ */
+function countsNegative(text: string, n: NumberMention, param: Param): boolean {
+  if (
+    BACKWARDS.test(text.slice(n.end, n.end + 40)) &&
+    typeof param.schema.minimum === "number" &&
+    param.schema.minimum < 0
+  )
+    return true;
+  return (
+    n.value > 0 &&
+    SIGNED_BY_DESCRIPTION.test(param.hint) &&
+    LOSS_BEFORE.test(text.slice(Math.max(0, n.start - 40), n.start))
+  );
+}
+
 /** How many mentions of one kind the assignment weighs. */
 export const MAX_ASSIGNED = 64;
 
@@ -279,10 +304,7 @@ export function fillNumbers(f: Filler, params: Param[]): void {
   const plain = numbers.filter((n) => !n.percent && counts(n));
   for (const [i, n] of numbers.entries()) {
     for (const [j, param] of open.entries()) {
-      const negative =
-        BACKWARDS.test(f.text.slice(n.end, n.end + 40)) &&
-        typeof param.schema.minimum === "number" &&
-        param.schema.minimum < 0;
+      const negative = countsNegative(f.text, n, param);
       const read = numberValue(param, n, negative);
       if (!fitsNumber(param, typeof read === "number" ? read : negative ? -n.value : n.value)) continue;
       let cue = numberCue(f, n, param, peers);
@@ -300,10 +322,7 @@ export function fillNumbers(f: Filler, params: Param[]): void {
   for (const c of assignBest(numbers, open, candidates)) {
     const cue = scored.get(`${numbers.indexOf(c.mention)}:${open.indexOf(c.param)}`);
     if (!cue) continue;
-    const negative =
-      BACKWARDS.test(f.text.slice(c.mention.end, c.mention.end + 40)) &&
-      typeof c.param.schema.minimum === "number" &&
-      c.param.schema.minimum < 0;
+    const negative = countsNegative(f.text, c.mention, c.param);
     f.set(
       c.param,
       numberValue(c.param, c.mention, negative),

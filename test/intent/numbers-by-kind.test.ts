@@ -100,7 +100,12 @@ test("a number left over once the required ones are placed is no value for an op
     },
     required: ["table"],
   });
-  assert.deepEqual(filled.arguments, { table: [[10, 20], [30, 40]] });
+  assert.deepEqual(filled.arguments, {
+    table: [
+      [10, 20],
+      [30, 40],
+    ],
+  });
 });
 
 test("a tool that requires nothing still takes its numbers by order", () => {
@@ -109,4 +114,31 @@ test("a tool that requires nothing still takes its numbers by order", () => {
     properties: { count: { type: "integer", description: "How many" } },
   });
   assert.deepEqual(filled.arguments, { count: 3 });
+});
+
+const gainOrLoss = {
+  type: "object",
+  properties: {
+    initial: { type: "integer", description: "The amount invested" },
+    change: { type: "integer", description: "The amount gained or lost; a loss as a negative value" },
+  },
+  required: ["initial", "change"],
+};
+for (const [query, change] of [
+  ["an investment of $5000 with a loss of $1000", -1000],
+  ["we invested 3000 and lost 200", -200],
+  ["an investment of $2000 with a gain of $500", 500],
+  ["invested 800, a profit that dropped by 40", -40],
+] as const)
+  test(`a loss is negative where the description asks for it: "${query}"`, () => {
+    assert.equal(fillArguments(query, gainOrLoss).arguments.change, change);
+  });
+
+test("a loss stays as stated where the description asks for no sign", () => {
+  const filled = fillArguments("write off a loss of $1000", {
+    type: "object",
+    properties: { amount: { type: "number", description: "The amount written off" } },
+    required: ["amount"],
+  });
+  assert.equal(filled.arguments.amount, 1000);
 });
