@@ -4,6 +4,7 @@ import type { Evidence } from "./confidence.ts";
 import { type Filler, type JsonSchema, type MissingField, type Param, typeOf } from "./filler.ts";
 import type { NumberMention } from "./mentions.ts";
 import { enumValues, isDateParam, opaqueKindsFor, TEXT_NAMES } from "./schema-cues.ts";
+import { inDescribedUnit, prefixFactor } from "./unit-prefixes.ts";
 export function numericParams(params: Param[]): Param[] {
   return params.filter((p) => p.type === "number" || p.type === "integer");
 }
@@ -134,6 +135,8 @@ function numberCue(f: Filler, n: NumberMention, param: Param, peers: Peers): Sco
   const unit = unitAfter(f.text, n.end);
   if (unit && describesUnit(param, unit) && !peers.sharedUnits.has(unit))
     take(CUE.kind, `number in "${unit}", as the description says`, "kind_cue");
+  if (prefixFactor(f.text, n, param) !== 1)
+    take(CUE.kind, "number in a prefixed form of the unit the description says", "kind_cue");
   const named = phraseNaming(f.text, n.start);
   if (named.length > 0 && distinctWords(param, named, peers).length > 0)
     take(CUE.phrase, `number after "${named.join(" ")}"`, "own_word", "before");
@@ -305,8 +308,10 @@ export function fillNumbers(f: Filler, params: Param[]): void {
   for (const [i, n] of numbers.entries()) {
     for (const [j, param] of open.entries()) {
       const negative = countsNegative(f.text, n, param);
-      const read = numberValue(param, n, negative);
-      if (!fitsNumber(param, typeof read === "number" ? read : negative ? -n.value : n.value)) continue;
+      const scaled = inDescribedUnit(f.text, n, param);
+      const read = numberValue(param, scaled, negative);
+      if (!fitsNumber(param, typeof read === "number" ? read : negative ? -scaled.value : scaled.value))
+        continue;
       let cue = numberCue(f, n, param, peers);
       const k = byOrder.indexOf(param);
       if (!cue && k >= 0 && plain.includes(n)) {
@@ -325,7 +330,7 @@ export function fillNumbers(f: Filler, params: Param[]): void {
     const negative = countsNegative(f.text, c.mention, c.param);
     f.set(
       c.param,
-      numberValue(c.param, c.mention, negative),
+      numberValue(c.param, inDescribedUnit(f.text, c.mention, c.param), negative),
       c.mention,
       negative ? `${cue.how}, counted back` : cue.how,
       cue.evidence,
