@@ -21,18 +21,29 @@ const GENERIC = new Set(
   ),
 );
 
+/** Words that ask for a measure of something else: what follows "of" says which ("the rate of return"). */
+const RELATIONAL = new Set(
+  "rate rates ratio percentage probability proportion share level degree frequency cost price".split(" "),
+);
+
 /** The content words of the phrase the request asks for, at most three, lower case. */
 export function askedForWords(query: string): string[] {
   const lead = LEAD.exec(query.trimStart());
   if (!lead) return [];
   const words: string[] = [];
+  let measure = false;
   for (const word of query
     .trimStart()
     .slice(lead[0].length, lead[0].length + 80)
     .split(/\s+/)) {
     const clean = word.toLowerCase().replace(/['’]s$/, "");
     const letters = clean.replace(/[^\p{L}-]/gu, "");
+    if (letters === "of" && measure) {
+      measure = false;
+      continue;
+    }
     if (!letters || BOUNDARY.has(letters)) break;
+    measure = words.length === 0 && RELATIONAL.has(letters);
     if (letters.length >= 4 && !GENERIC.has(letters)) words.push(letters);
     if (words.length === 3 || /[,.;:?!]$/.test(word)) break;
   }

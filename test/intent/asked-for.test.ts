@@ -9,6 +9,8 @@ const asked: [string, string[]][] = [
   ["what's the profit margin of a company", ["profit", "margin"]],
   ["How many championships did Michael Jordan win?", ["championships"]],
   ["Find all the roots of x^2 - 4", ["roots"]],
+  ["What is the rate of return for a business with $15000 revenue", ["rate", "return"]],
+  ["Calculate the probability of rain in Paris", ["probability", "rain"]],
   ["Get the latest value for AAPL", []],
   ["convert 10 USD to EUR", []],
   ["", []],
@@ -24,6 +26,8 @@ const named: [string, string, boolean][] = [
   ["Calculate the compounded interest on $100", "compound_interest: interest on a principal", true],
   ["Find the roots of a quadratic", "solveQuadratic: finds the roots", true],
   ["convert 10 USD to EUR", "anything at all", true],
+  ["What is the rate of return on $15000?", "net_profit: revenue minus cost, tax_rate", false],
+  ["What is the rate of return on $15000?", "roi: the rate of return of an investment", true],
 ];
 for (const [query, tool, expected] of named)
   test(`"${tool}" ${expected ? "names" : "does not name"} what ${JSON.stringify(query)} asks for`, () => {
