@@ -1,10 +1,10 @@
 // Numbers to numeric parameters, in one weighed assignment by the words around each number.
 import { assignBest, type Candidate } from "./assign.ts";
 import type { Evidence } from "./confidence.ts";
+import { inDescribedUnit, unitFactor } from "./described-units.ts";
 import { type Filler, type JsonSchema, type MissingField, type Param, typeOf } from "./filler.ts";
 import type { NumberMention } from "./mentions.ts";
 import { enumValues, isDateParam, opaqueKindsFor, TEXT_NAMES } from "./schema-cues.ts";
-import { inDescribedUnit, prefixFactor } from "./unit-prefixes.ts";
 export function numericParams(params: Param[]): Param[] {
   return params.filter((p) => p.type === "number" || p.type === "integer");
 }
@@ -135,8 +135,8 @@ function numberCue(f: Filler, n: NumberMention, param: Param, peers: Peers): Sco
   const unit = unitAfter(f.text, n.end);
   if (unit && describesUnit(param, unit) && !peers.sharedUnits.has(unit))
     take(CUE.kind, `number in "${unit}", as the description says`, "kind_cue");
-  if (prefixFactor(f.text, n, param) !== 1)
-    take(CUE.kind, "number in a prefixed form of the unit the description says", "kind_cue");
+  if (unitFactor(f.text, n, param) !== 1)
+    take(CUE.kind, "number in another unit of the kind the description says", "kind_cue");
   const named = phraseNaming(f.text, n.start);
   if (named.length > 0 && distinctWords(param, named, peers).length > 0)
     take(CUE.phrase, `number after "${named.join(" ")}"`, "own_word", "before");
