@@ -1,7 +1,9 @@
-// A number stated in another unit than the one its parameter's description gives: "100µF" for a
-// capacitance "in farads (F)" is 0.0001, "5 kilometers" for a distance "in meters" is 5000, "6 ft" for a
-// height "in inches" is 72. js-quantities reads both units (symbols, SI prefixes, names) and converts
-// between compatible ones; a unit it does not know, or of another kind, leaves the number as stated.
+// Units stated with numbers, read against the unit or kind a parameter's description gives. A number in
+// another unit of the described kind is converted ("100µF" for a capacitance "in farads (F)" is 0.0001,
+// "6 ft" for a height "in inches" is 72), and a number whose unit is of a parameter's kind is a cue for it
+// ("60 degrees Celsius" for "the initial temperature (Celsius)", "20 kg" for a mass). js-quantities reads
+// unit symbols, SI prefixes and names, and converts between compatible units; a unit it does not know
+// leaves the number as stated.
 import { createRequire } from "node:module";
 import { LRUCache } from "lru-cache";
 import type { Param } from "./filler.ts";
@@ -23,6 +25,45 @@ const NOT_UNITS = new Set("a an as at by in is it of on or to and per the".split
 /** Temperatures have an origin as well as a scale: a reading and a difference convert differently. */
 const TEMPERATURE = "temperature";
 
+/** Parameter words that name a kind of quantity js-quantities tells ("a height" is a length). */
+const KIND_WORDS: Readonly<Record<string, readonly string[]>> = {
+  length: ["length", "distance", "height", "width", "depth", "radius", "diameter", "altitude", "elevation"],
+  mass: ["mass", "weight"],
+  time: ["time", "duration", "period"],
+  temperature: ["temperature", "temp"],
+  speed: ["speed", "velocity"],
+  acceleration: ["acceleration"],
+  area: ["area"],
+  volume: ["volume"],
+  energy: ["energy"],
+  power: ["power"],
+  pressure: ["pressure"],
+  frequency: ["frequency"],
+  force: ["force"],
+  current: ["current"],
+  potential: ["voltage", "potential"],
+  resistance: ["resistance"],
+  capacitance: ["capacitance"],
+  inductance: ["inductance"],
+};
+
+/** The forms js-quantities reads of a unit as written: "degrees Celsius" is degC, "meters per second" m/s. */
+function forms(unit: string): string[] {
+  const text = unit
+    .trim()
+    .replace(
+      /^(?:degrees?\s*|°\s*)(c|celsius|centigrade|f|fahrenheit|k|kelvin)$/i,
+      (_, scale: string) => `deg${scale[0]?.toUpperCase()}`,
+    )
+    .replace(/^(?:square|sq)\s+(\S+)$/i, "$1^2")
+    .replace(/^cubic\s+(\S+)$/i, "$1^3")
+    .replace(/\s+per\s+/i, "/")
+    .replace(/²/g, "^2")
+    .replace(/³/g, "^3");
+  const singular = (w: string) => w.replace(/ies$/, "y").replace(/(?<=[a-z]{3})s$/, "");
+  return [...new Set([text, singular(text), text.toLowerCase(), singular(text.toLowerCase())])];
+}
+
 /** Units read before, including the ones js-quantities does not know (a failed read throws, which is slow). */
 const READ = new LRUCache<string, { quantity?: Quantity }>({ max: 2048 });
 
@@ -37,12 +78,10 @@ function parse(unit: string): Quantity | undefined {
 }
 
 function parseUncached(unit: string): Quantity | undefined {
-  const text = unit.trim();
-  if (!text || NOT_UNITS.has(text.toLowerCase())) return undefined;
-  for (const form of [text, text.replace(/ies$/, "y"), text.replace(/s$/, "")]) {
+  if (!unit.trim() || NOT_UNITS.has(unit.trim().toLowerCase())) return undefined;
+  for (const form of forms(unit)) {
     try {
-      const quantity = Qty(`1 ${form}`);
-      if (quantity.kind() !== TEMPERATURE) return quantity;
+      return Qty(`1 ${form}`);
     } catch {
       // Not a unit js-quantities knows: try the next form.
     }
@@ -50,33 +89,61 @@ function parseUncached(unit: string): Quantity | undefined {
   return undefined;
 }
 
-/**
- * The units the description may give, most likely first: the words after "in" ("in meters", "in farads"),
- * then symbols in parentheses ("(F)"; "(C)" in "the capacitance (C)" names the quantity, not its unit, which
- * is why the stated unit picks the first one of its kind).
- */
-function describedUnits(param: Param): Quantity[] {
-  const description = typeof param.schema.description === "string" ? param.schema.description : "";
-  const named = [...description.matchAll(/\bin\s+((?:square|cubic)\s+)?([A-Za-z/^²³]+)/g)].map(
-    (m) => `${m[1] ? (m[1].startsWith("square") ? "sq" : "cu") : ""}${m[2] ?? ""}`,
-  );
-  const symbols = [...description.matchAll(/\(([^()\s,;]{1,8})\)/g)].map((m) => m[1] ?? "");
-  return [...named, ...symbols].flatMap((unit) => parse(unit) ?? []);
+function descriptionOf(param: Param): string {
+  return typeof param.schema.description === "string" ? param.schema.description : "";
 }
 
-/** The unit written right after a number ("100µF", "5 kilometers", "9.8 m/s^2"), as js-quantities reads it. */
+/**
+ * The units the description may give, most likely first: the words after "in" ("in meters", "in square
+ * feet"), then symbols or names in parentheses ("(F)", "(Celsius)"; "(C)" in "the capacitance (C)" names
+ * the quantity, not its unit, which is why a stated unit takes the first one of its kind).
+ */
+function describedUnits(param: Param): Quantity[] {
+  const description = descriptionOf(param);
+  const named = [...description.matchAll(/\bin\s+((?:square|cubic|degrees?)\s+)?([A-Za-z/^²³°]+)/g)].map(
+    (m) => `${m[1] ?? ""}${m[2] ?? ""}`,
+  );
+  const bracketed = [...description.matchAll(/\(([^()\s,;]{1,12})\)/g)].map((m) => m[1] ?? "");
+  return [...named, ...bracketed].flatMap((unit) => parse(unit) ?? []);
+}
+
+/** Units of several words: a temperature scale, a square or cube, or a rate ("meters per second"). */
+const SEVERAL_WORDS =
+  /^(?:(?:degrees?|°)\s*(?:c|celsius|centigrade|f|fahrenheit|k|kelvin)|(?:square|sq|cubic)\s+[a-z]+|[a-z]+\s+per\s+[a-z]+)\b/i;
+
+/** The unit written right after a number ("100µF", "5 kilometers", "degrees Celsius", "meters per second"). */
 function statedUnit(text: string, n: NumberMention): Quantity | undefined {
-  const unit = /^\s?([A-Za-zµμΩ][\w/^²³µμ]*)/.exec(text.slice(n.end, n.end + 24))?.[1];
-  return unit ? parse(unit) : undefined;
+  const after = text.slice(n.end, n.end + 40).replace(/^\s/, "");
+  const several = SEVERAL_WORDS.exec(after)?.[0];
+  const one = /^[A-Za-zµμΩ°][\w/^²³µμ°]*/.exec(after)?.[0];
+  return (several ? parse(several) : undefined) ?? (one ? parse(one) : undefined);
 }
 
 /** The factor that takes the number to the parameter's described unit; 1 when no conversion applies. */
 export function unitFactor(text: string, n: NumberMention, param: Param): number {
   const stated = statedUnit(text, n);
-  if (!stated) return 1;
+  if (!stated || stated.kind() === TEMPERATURE) return 1;
   const described = describedUnits(param).find((unit) => stated.isCompatible(unit));
   if (!described || stated.units() === described.units()) return 1;
   return stated.to(described.units()).scalar;
+}
+
+/** The kinds of quantity a parameter takes: of the units its description gives, and named by its words. */
+function kindsOf(param: Param): Set<string> {
+  const kinds = new Set(describedUnits(param).map((unit) => unit.kind()));
+  for (const [kind, words] of Object.entries(KIND_WORDS))
+    if (param.words.some((w) => words.includes(w))) kinds.add(kind);
+  return kinds;
+}
+
+/**
+ * Whether the number's unit is of a kind `param` takes and not every one of `peers` (the numeric
+ * parameters) takes: a cue that tells parameters apart ("20 kg" is the mass, not the temperature).
+ */
+export function unitKindCue(text: string, n: NumberMention, param: Param, peers: readonly Param[]): boolean {
+  const kind = statedUnit(text, n)?.kind();
+  if (!kind || !kindsOf(param).has(kind)) return false;
+  return !peers.every((p) => kindsOf(p).has(kind));
 }
 
 /** The mention with its value in the parameter's described unit. */

@@ -114,7 +114,19 @@ function doubtsOf(f: Filler, params: Param[]): Doubt[] {
   const doubts: Doubt[] = [];
   // A number the request states and no parameter took is `value_left`; an optional word-valued parameter
   // left open may be one the request names in words the filler did not read ("in inches", "in red").
-  if (params.some((p) => !p.required && !f.has(p) && p.type !== "number" && p.type !== "integer"))
+  // A numeric one left open is doubtful when the request uses a word only its name has ("with monthly
+  // compounding" to compounding_periods_per_year): the value is there in words.
+  const numericNamed = (p: Param) => {
+    const text = f.text.toLowerCase();
+    const others = new Set(params.filter((o) => o !== p).flatMap((o) => o.words));
+    return p.words.some((w) => w.length >= 5 && !others.has(w) && text.includes(w.slice(0, 5)));
+  };
+  if (
+    params.some(
+      (p) =>
+        !p.required && !f.has(p) && (p.type === "number" || p.type === "integer" ? numericNamed(p) : true),
+    )
+  )
     doubts.push("optional_left");
   const numeric = f.filled.filter((v) => v.source === "query" && typeof v.value === "number");
   if (numeric.some((v) => v.evidence === "order") && numeric.some((v) => v.evidence !== "order"))

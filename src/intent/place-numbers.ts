@@ -1,7 +1,7 @@
 // Numbers to numeric parameters, in one weighed assignment by the words around each number.
 import { assignBest, type Candidate } from "./assign.ts";
 import type { Evidence } from "./confidence.ts";
-import { inDescribedUnit, unitFactor } from "./described-units.ts";
+import { inDescribedUnit, unitFactor, unitKindCue } from "./described-units.ts";
 import { type Filler, type JsonSchema, type MissingField, type Param, typeOf } from "./filler.ts";
 import type { NumberMention } from "./mentions.ts";
 import { enumValues, isDateParam, opaqueKindsFor, TEXT_NAMES } from "./schema-cues.ts";
@@ -70,6 +70,9 @@ export const CUE = {
   phrase: 2,
 } as const;
 
+/** How much of the order's weight breaks a tie between parameters the words cue alike: far less than any cue. */
+const TIE_BREAK = 0.01;
+
 export interface Scored {
   weight: number;
   how: string;
@@ -135,8 +138,8 @@ function numberCue(f: Filler, n: NumberMention, param: Param, peers: Peers): Sco
   const unit = unitAfter(f.text, n.end);
   if (unit && describesUnit(param, unit) && !peers.sharedUnits.has(unit))
     take(CUE.kind, `number in "${unit}", as the description says`, "kind_cue");
-  if (unitFactor(f.text, n, param) !== 1)
-    take(CUE.kind, "number in another unit of the kind the description says", "kind_cue");
+  if (unitFactor(f.text, n, param) !== 1 || unitKindCue(f.text, n, param, peers.numeric))
+    take(CUE.kind, "number in a unit of the parameter's kind", "kind_cue");
   const named = phraseNaming(f.text, n.start);
   if (named.length > 0 && distinctWords(param, named, peers).length > 0)
     take(CUE.phrase, `number after "${named.join(" ")}"`, "own_word", "before");
@@ -314,10 +317,12 @@ export function fillNumbers(f: Filler, params: Param[]): void {
         continue;
       let cue = numberCue(f, n, param, peers);
       const k = byOrder.indexOf(param);
-      if (!cue && k >= 0 && plain.includes(n)) {
-        // Nearer ranks weigh a little more: the order breaks a tie, never a cue.
-        const rank = plain.indexOf(n);
-        cue = { weight: CUE.order / (1 + Math.abs(rank - k)), how: "number", evidence: "order" };
+      if (k >= 0 && plain.includes(n)) {
+        // Nearer ranks weigh a little more: the order breaks a tie, never a cue ("charges of 5C and 7C":
+        // both are charges, the first is charge1).
+        const byRank = CUE.order / (1 + Math.abs(plain.indexOf(n) - k));
+        if (!cue) cue = { weight: byRank, how: "number", evidence: "order" };
+        else cue = { ...cue, weight: cue.weight + byRank * TIE_BREAK };
       }
       if (!cue) continue;
       candidates.push({ mention: n, param, weight: cue.weight });

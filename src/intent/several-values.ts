@@ -33,8 +33,17 @@ export function severalValues(f: Filler, params: Param[]): MissingField[] {
     if (typeof value.value === "string" && value.evidence?.startsWith("text_")) {
       const phrases = findPhrases(f.text);
       const own = phrases.find((p) => p.start <= span.start && p.end >= span.end);
+      // A value of the list another parameter took is that one's ("between Boston and Denver": a start
+      // and an end), not a second value for this one; unless this value was taken twice, once in a list.
+      const shared =
+        own !== undefined &&
+        f.filled.some(
+          (v) => v !== value && v.span !== undefined && v.span.start <= own.start && v.span.end >= own.end,
+        );
       if (own?.list !== undefined)
-        others = phrases.filter((p) => p.list === own.list && p !== own).map((p) => p.text);
+        others = phrases
+          .filter((p) => p.list === own.list && p !== own && (shared || f.free(p)))
+          .map((p) => p.text);
     } else if (typeof value.value === "number") {
       const own = f.mentions.numbers.find((n) => n.start === span.start && n.end === span.end);
       if (own) others = sameKindNumbers(f, own).map((n) => n.text.trim());
