@@ -99,6 +99,22 @@ function descriptionOf(param: Param): string {
  * the quantity, not its unit, which is why a stated unit takes the first one of its kind).
  */
 function describedUnits(param: Param): Quantity[] {
+  let units = UNITS_OF.get(param);
+  if (!units) {
+    units = readDescribedUnits(param);
+    UNITS_OF.set(param, units);
+  }
+  return units;
+}
+
+/**
+ * Each parameter's described units and kinds, read once: the number placement asks for them for every
+ * number and every peer.
+ */
+const UNITS_OF = new WeakMap<Param, Quantity[]>();
+const KINDS_OF = new WeakMap<Param, Set<string>>();
+
+function readDescribedUnits(param: Param): Quantity[] {
   const description = descriptionOf(param);
   const named = [...description.matchAll(/\bin\s+((?:square|cubic|degrees?)\s+)?([A-Za-z/^²³°]+)/g)].map(
     (m) => `${m[1] ?? ""}${m[2] ?? ""}`,
@@ -130,9 +146,13 @@ export function unitFactor(text: string, n: NumberMention, param: Param): number
 
 /** The kinds of quantity a parameter takes: of the units its description gives, and named by its words. */
 function kindsOf(param: Param): Set<string> {
-  const kinds = new Set(describedUnits(param).map((unit) => unit.kind()));
-  for (const [kind, words] of Object.entries(KIND_WORDS))
-    if (param.words.some((w) => words.includes(w))) kinds.add(kind);
+  let kinds = KINDS_OF.get(param);
+  if (!kinds) {
+    kinds = new Set(describedUnits(param).map((unit) => unit.kind()));
+    for (const [kind, words] of Object.entries(KIND_WORDS))
+      if (param.words.some((w) => words.includes(w))) kinds.add(kind);
+    KINDS_OF.set(param, kinds);
+  }
   return kinds;
 }
 
