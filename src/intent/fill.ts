@@ -47,6 +47,7 @@ export function fillArguments(
     f.args[field] = value;
     f.filled.push({ field, value, source: "agent", evidence: "agent" });
   }
+  claimSupplied(f, supplied);
   fillOpaque(f, params);
   fillEnums(f, params);
   if (options.bare) fillDescribedValues(f, params);
@@ -149,3 +150,13 @@ export function questionFor(tool: string, missing: MissingField[]): string {
 }
 
 export type { OpaqueValue };
+
+/** A value the caller supplied that the request also names ("order 1234") is that value, not another one. */
+function claimSupplied(f: Filler, supplied: Record<string, unknown>): void {
+  const given = Object.values(supplied).flatMap((v) =>
+    typeof v === "number" || (typeof v === "string" && v.trim() !== "") ? [String(v)] : [],
+  );
+  for (const n of f.mentions.numbers) if (given.some((v) => Number(v) === n.value)) f.claim(n);
+  for (const m of [...f.mentions.quoted, ...f.mentions.tokens])
+    if (given.includes(m.text.replace(/^["'`]|["'`]$/g, ""))) f.claim(m);
+}

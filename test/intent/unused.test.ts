@@ -119,3 +119,20 @@ for (const [query, input, output, unused] of answeredTargets)
       unused,
     );
   });
+
+test("a number the caller supplied that the request also names is that value, not an unplaced one", () => {
+  const refund = {
+    type: "object",
+    properties: { order_id: { type: "string" }, amount: { type: "number", minimum: 0 } },
+    required: ["order_id"],
+  };
+  const fill = fillArguments("I want my money back for order 1234", refund, { order_id: "1234" });
+  assert.deepEqual(fill.missing, []);
+  assert.deepEqual(fill.arguments, { order_id: "1234" });
+  const other = fillArguments("I want my money back for order 1234", refund, { order_id: "99" });
+  assert.deepEqual(
+    other.missing.map((m) => m.field),
+    ["amount"],
+    "a number the caller did not supply is still asked about",
+  );
+});

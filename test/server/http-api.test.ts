@@ -255,7 +255,7 @@ test("route-and-execute: runs the best tool, returns schema feedback for bad arg
     arguments: { order_id: "1234" },
   });
   assert.equal(ran.status, 200);
-  assert.equal(ran.body.status, "completed");
+  assert.equal(ran.body.status, "completed", JSON.stringify(ran.body));
   assert.equal(ran.body.tool, "refund_order");
   assert.deepEqual(
     ran.body.steps.map((s: { step: string }) => s.step),
