@@ -108,6 +108,7 @@ export function findPhrases(request: string): PhraseMention[] {
   const terms = termsOf(text);
   const phrases: PhraseMention[] = [];
   const joiners: boolean[] = [];
+  const areas: { whole: Area; head: Area }[] = [];
   let i = 0;
   while (i < terms.length) {
     const first = terms[i] as Term;
@@ -135,6 +136,7 @@ export function findPhrases(request: string): PhraseMention[] {
       const before = wordsBefore(terms, i);
       const after = terms[last + 1];
       const has = (tag: string) => run.some((t) => t.tags.has(tag));
+      areas.push({ whole: areaOf(run), head: areaOf(run.slice(-1)) });
       phrases.push({
         text: text.slice(start, end),
         start,
@@ -152,8 +154,55 @@ export function findPhrases(request: string): PhraseMention[] {
     }
     i = j + 1;
   }
+  joinPlaceAndArea(text, phrases, joiners, areas);
   markLists(text, phrases, joiners);
   return phrases;
+}
+
+/**
+ * What kind of area a phrase names: a country, a region (a state, a province) or a postal code of one
+ * ("MA", "D.C."), or none. compromise tags the first two; an all-capital code of two letters it does not know.
+ */
+type Area = "country" | "region" | "code" | undefined;
+
+function areaOf(run: Term[]): Area {
+  if (run.length === 1 && /^(?:[A-Z]{2}|[A-Z]\.[A-Z]\.)$/.test((run[0] as Term).text)) return "code";
+  if (run.every((t) => t.tags.has("Country"))) return "country";
+  if (run.every((t) => t.tags.has("Region"))) return "region";
+  return undefined;
+}
+
+/**
+ * "Denver, Colorado", "Boston, MA" and "Rome, Italy" are one place written with the area it is in, not a list
+ * of two: a place followed by a comma and a larger area is joined to it. Two areas of one rank ("Texas,
+ * California", "France, Italy") stay a list; a phrase's rank is its last word's ("the states Texas").
+ */
+function joinPlaceAndArea(
+  text: string,
+  phrases: PhraseMention[],
+  joiners: boolean[],
+  areas: { whole: Area; head: Area }[],
+): void {
+  const larger = (place: Area, area: Area) =>
+    area === "code" ||
+    (area === "country" && place !== "country") ||
+    (area === "region" && place === undefined);
+  for (let k = 0; k + 1 < phrases.length; k++) {
+    const place = phrases[k] as PhraseMention;
+    const area = phrases[k + 1] as PhraseMention;
+    if (!place.place || !/^,\s*$/.test(text.slice(place.end, area.start))) continue;
+    const rank = areas[k + 1]?.whole;
+    if (!(area.place || rank === "code") || !larger(areas[k]?.head, rank)) continue;
+    const { core: _dropped, ...whole } = place;
+    phrases.splice(k, 2, {
+      ...whole,
+      text: text.slice(place.start, area.end),
+      end: area.end,
+      next: area.next,
+    });
+    joiners.splice(k, 2, joiners[k + 1] as boolean);
+    areas.splice(k, 2, areas[k + 1] as { whole: Area; head: Area });
+  }
 }
 
 /** A name's word: capitalised past the request's first word, or holding a digit ("CA123456"). */

@@ -38,6 +38,25 @@ const cases: {
   // A possessive ends the name; what it owns is a phrase of its own.
   { text: "What was Albert Einstein's contribution to physics?", phrase: "Albert Einstein", person: true },
   { text: "What was Albert Einstein's contribution to physics?", phrase: "contribution" },
+  // A place written with the larger area it is in is one place; areas of one rank stay a list.
+  {
+    text: "mountains within 50km of Denver, Colorado.",
+    phrase: "Denver, Colorado",
+    previous: "of",
+    place: true,
+  },
+  {
+    text: "the distance between Boston, MA, and Washington, D.C. in miles",
+    phrase: "Boston, MA",
+    list: ["Boston, MA", "Washington, D.C."],
+  },
+  { text: "sculptures in Rome, Italy with marble", phrase: "Rome, Italy", previous: "in" },
+  { text: "cheap flights to France, Italy and Spain", phrase: "France", list: ["France", "Italy", "Spain"] },
+  {
+    text: "laws in the states Texas, California and Ohio",
+    phrase: "California",
+    list: ["states Texas", "California", "Ohio"],
+  },
   // A preposition compromise reads as a noun is no part of a name.
   { text: "lawsuits filed against Apple in Santa Clara County", phrase: "Apple", previous: "against" },
 ];
