@@ -25,6 +25,11 @@ export interface MissingField {
   schema: JsonSchema;
   /** Why it is missing: nothing in the request fits, or the request names something that does not. */
   reason: string;
+  /**
+   * The values, in order, when the request names several for this single-valued field ("in Paris and
+   * London"): each as written, with its span, so that one call per value can be made.
+   */
+  several?: { text: string; start: number; end: number }[];
 }
 
 export interface FillResult {

@@ -3,7 +3,7 @@
 // would answer half of it and look complete. Such a parameter is reported as ambiguous, with every value,
 // so the caller asks, or splits the request into one call per value.
 import type { Filler, MissingField, Param } from "./filler.ts";
-import type { NumberMention } from "./mentions.ts";
+import type { Mention, NumberMention } from "./mentions.ts";
 import { findPhrases } from "./recognisers/phrases.ts";
 
 /** Numbers joined by "and", "or" or a comma with the same word after them ("20 minutes and 15 minutes"). */
@@ -21,6 +21,25 @@ function sameKindNumbers(f: Filler, placed: NumberMention): NumberMention[] {
   );
 }
 
+/** Dates or quoted texts joined to the placed one by "and", "or" or a comma ("on 2022-01-01 and 2022-02-01"). */
+function joinedTo(f: Filler, placed: Mention, kind: readonly Mention[]): Mention[] {
+  return kind.filter(
+    (m) =>
+      m.start !== placed.start &&
+      f.free(m) &&
+      /^[\s\S]{0,40}?\b(?:and|or)\b|,/.test(
+        f.text.slice(Math.min(m.end, placed.end), Math.max(m.start, placed.start)),
+      ),
+  );
+}
+
+/** A number's written text without the spaces around it, and the span of that text. */
+function trimmed(n: NumberMention): { text: string; start: number; end: number } {
+  const lead = n.text.length - n.text.trimStart().length;
+  const text = n.text.trim();
+  return { text, start: n.start + lead, end: n.start + lead + text.length };
+}
+
 export function severalValues(f: Filler, params: Param[]): MissingField[] {
   const missing: MissingField[] = [];
   const scalar = (field: string) => params.find((p) => p.name === field && p.type !== "array");
@@ -29,8 +48,15 @@ export function severalValues(f: Filler, params: Param[]): MissingField[] {
     const param = value.source === "query" && value.span ? scalar(value.field) : undefined;
     if (!param || !value.span) continue;
     const span = value.span;
-    let others: string[] = [];
-    if (typeof value.value === "string" && value.evidence?.startsWith("text_")) {
+    let others: { text: string; start: number; end: number }[] = [];
+    const sameSpan = (m: Mention) => m.start === span.start && m.end === span.end;
+    const date = f.mentions.dates.find(sameSpan);
+    const quoted = value.evidence === "quoted" ? f.mentions.quoted.find(sameSpan) : undefined;
+    if (date)
+      others = joinedTo(f, date, f.mentions.dates).map(({ text, start, end }) => ({ text, start, end }));
+    else if (quoted)
+      others = joinedTo(f, quoted, f.mentions.quoted).map(({ text, start, end }) => ({ text, start, end }));
+    else if (typeof value.value === "string" && value.evidence?.startsWith("text_")) {
       const phrases = findPhrases(f.text);
       const own = phrases.find((p) => p.start <= span.start && p.end >= span.end);
       // A value of the list another parameter took is that one's ("between Boston and Denver": a start
@@ -43,21 +69,23 @@ export function severalValues(f: Filler, params: Param[]): MissingField[] {
       if (own?.list !== undefined)
         others = phrases
           .filter((p) => p.list === own.list && p !== own && (shared || f.free(p)))
-          .map((p) => p.text);
+          .map(({ text, start, end }) => ({ text, start, end }));
     } else if (typeof value.value === "number") {
       const own = f.mentions.numbers.find((n) => n.start === span.start && n.end === span.end);
-      if (own) others = sameKindNumbers(f, own).map((n) => n.text.trim());
+      if (own) others = sameKindNumbers(f, own).map(trimmed);
       if (others.length === 0 && respectively && own)
-        others = f.mentions.numbers
-          .filter((n) => n !== own && f.free(n) && !n.words)
-          .map((n) => n.text.trim());
+        others = f.mentions.numbers.filter((n) => n !== own && f.free(n) && !n.words).map(trimmed);
     }
-    if (others.length > 0)
-      missing.push({
-        field: param.name,
-        schema: param.schema,
-        reason: `the request names several values for it (${[span.text, ...others].join(", ")}): one call each?`,
-      });
+    if (others.length === 0) continue;
+    const several = [{ text: span.text, start: span.start, end: span.end }, ...others].sort(
+      (a, b) => a.start - b.start,
+    );
+    missing.push({
+      field: param.name,
+      schema: param.schema,
+      reason: `the request names several values for it (${several.map((v) => v.text).join(", ")}): one call each?`,
+      several,
+    });
   }
   return missing;
 }

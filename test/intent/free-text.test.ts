@@ -124,3 +124,33 @@ test("several values for one single-valued parameter are asked about, not run as
     ["minutes"],
   );
 });
+
+test("several values are reported each with its span, dates and quoted texts too", () => {
+  const cases: [query: string, schema: Record<string, unknown>, several: string[]][] = [
+    [
+      "What is the weather in Paris and London?",
+      schema({ city: str("The city") }, ["city"]),
+      ["Paris", "London"],
+    ],
+    [
+      "closing prices on 2022-01-01 and 2022-02-01",
+      schema({ date: { type: "string", format: "date", description: "The day" } }, ["date"]),
+      ["2022-01-01", "2022-02-01"],
+    ],
+    ['reverse "abc" and "xyz"', schema({ text: str("The text") }, ["text"]), ["abc", "xyz"]],
+    [
+      "play for 20 minutes, 15 minutes or 5 minutes",
+      schema({ minutes: { type: "integer" } }, ["minutes"]),
+      ["20", "15", "5"],
+    ],
+  ];
+  for (const [query, tool, several] of cases) {
+    const [missing] = fillArguments(query, tool).missing;
+    assert.deepEqual(
+      missing?.several?.map((v) => v.text),
+      several,
+      query,
+    );
+    for (const v of missing?.several ?? []) assert.equal(query.slice(v.start, v.end), v.text, query);
+  }
+});

@@ -6,6 +6,7 @@ import { primaryValue, refersBack, splitIntents, substituteReference } from "../
 import type { RouteAndExecuteRequest } from "../requests.ts";
 import type { ExecutedCall, RouteAndExecuteResponse, Step } from "../types.ts";
 import { type AnswerDeps, answerOne } from "./answer.ts";
+import { onePerValue } from "./fan-out.ts";
 
 /** The most intents one request is answered as. */
 const MAX_INTENTS = 8;
@@ -124,10 +125,37 @@ export async function answerRequest(
   request: RouteAndExecuteRequest,
   deps: AnswerDeps,
 ): Promise<RouteAndExecuteResponse> {
-  const intents = request.arguments ? [request.query] : splitIntents(request.query);
+  const split = request.arguments ? [request.query] : splitIntents(request.query);
   // A long message cut into many parts is not a list of requests: it is answered whole.
-  if (intents.length < 2 || intents.length > MAX_INTENTS || !(await splitHolds(request, intents, deps)))
-    return accounted(await answerOne(request, deps));
+  const intents =
+    split.length >= 2 && split.length <= MAX_INTENTS && (await splitHolds(request, split, deps))
+      ? split
+      : await perValue(request, deps);
+  if (!intents) return accounted(await answerOne(request, deps));
+  return answerParts(request, intents, deps);
+}
+
+/** A list joiner: a request without one names no several values. */
+const JOINER = /,|\b(?:and|or|respectively)\b/i;
+
+/**
+ * The request as one part per value, when it names several values for one of its tool's single-valued
+ * parameters and the parts hold as a split would (fan-out.ts); otherwise undefined.
+ */
+async function perValue(request: RouteAndExecuteRequest, deps: AnswerDeps): Promise<string[] | undefined> {
+  if (request.arguments || !JOINER.test(request.query)) return undefined;
+  const plan = await dryRun(request, deps);
+  if (plan.status !== "needs_input" || !plan.missing) return undefined;
+  const parts = onePerValue(request.query, plan.missing, MAX_INTENTS);
+  return parts && (await splitHolds(request, parts, deps)) ? parts : undefined;
+}
+
+/** Each part in order; a later part may work on an earlier one's result. */
+async function answerParts(
+  request: RouteAndExecuteRequest,
+  intents: string[],
+  deps: AnswerDeps,
+): Promise<RouteAndExecuteResponse> {
   const answers: RouteAndExecuteResponse[] = [];
   let previous: RouteAndExecuteResponse | undefined;
   for (const intent of intents) {
