@@ -62,11 +62,12 @@ export function fillArguments(
   fillBooleans(f, params);
   fillText(f, params);
   fillFreeText(f, params);
+  // Several values first: of the reasons one field has, that one says the most (each value, for a call each).
   const ambiguous = [
+    ...severalValues(f, params),
     ...contested,
     ...unplacedNumbers(f, params),
     ...unplacedDates(f, params),
-    ...severalValues(f, params),
   ];
   for (const param of params) {
     if (f.has(param) && !checkString(param, f.args[param.name]) && !(param.name in supplied)) {

@@ -6,18 +6,40 @@ import type { Filler, MissingField, Param } from "./filler.ts";
 import type { Mention, NumberMention } from "./mentions.ts";
 import { findPhrases } from "./recognisers/phrases.ts";
 
-/** Numbers joined by "and", "or" or a comma with the same word after them ("20 minutes and 15 minutes"). */
+/** Only a joiner between two numbers: "5, 10 and 20 miles" is one list of the unit its last one names. */
+const BARE_JOINER = /^\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or)\s+)$/i;
+
+/**
+ * Numbers joined by "and", "or" or a comma with the same word after them ("20 minutes and 15 minutes"), or
+ * in one list with nothing but joiners between them ("5, 10 and 20 miles"); not a range ("between 5 and 10").
+ */
 function sameKindNumbers(f: Filler, placed: NumberMention): NumberMention[] {
+  const numbers = f.mentions.numbers.filter((n) => !n.words);
+  const at = numbers.indexOf(placed);
+  const list = [placed];
+  for (let i = at + 1; i < numbers.length; i++) {
+    const previous = list.at(-1) as NumberMention;
+    const next = numbers[i] as NumberMention;
+    if (!BARE_JOINER.test(f.text.slice(previous.end, next.start))) break;
+    list.push(next);
+  }
+  for (let i = at - 1; i >= 0; i--) {
+    const previous = numbers[i] as NumberMention;
+    if (!BARE_JOINER.test(f.text.slice(previous.end, (list[0] as NumberMention).start))) break;
+    list.unshift(previous);
+  }
+  const range = (list[0] as NumberMention).previous === "between" && list.length === 2;
   return f.mentions.numbers.filter(
     (n) =>
       n !== placed &&
       f.free(n) &&
       !n.words &&
-      n.next !== "" &&
-      n.next === placed.next &&
-      /^[\s\S]{0,40}?\b(?:and|or)\b|,/.test(
-        f.text.slice(Math.min(n.end, placed.end), Math.max(n.start, placed.start)),
-      ),
+      ((list.includes(n) && !range) ||
+        (n.next !== "" &&
+          n.next === placed.next &&
+          /^[\s\S]{0,40}?\b(?:and|or)\b|,/.test(
+            f.text.slice(Math.min(n.end, placed.end), Math.max(n.start, placed.start)),
+          ))),
   );
 }
 

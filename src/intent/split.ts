@@ -31,10 +31,13 @@ function splitOnce(text: string, separator: RegExp): string[] {
   for (const match of text.matchAll(global)) {
     const left = text.slice(at, match.index);
     const right = text.slice(match.index + match[0].length);
-    // "between 2024-01-01 and 2024-12-25", "1.0.0 and 1.2.0", "12, 15 and 31": one intent's two values.
+    // "between 2024-01-01 and 2024-12-25", "1.0.0 and 1.2.0", "12, 15 and 31", "5, 10 and 20 miles to km":
+    // one intent's values.
     if (
       /\band\b/i.test(match[0]) &&
-      (/\b(?:between|from)\s+\S+$/i.test(left) || /^\S+[?.!]?$/.test(right.trim()))
+      (/\b(?:between|from)\s+\S+$/i.test(left) ||
+        /^\S+[?.!]?$/.test(right.trim()) ||
+        (/\d\s*,\s*-?\d[\d.]*$/.test(left) && /^-?\d/.test(right)))
     )
       continue;
     parts.push(left);

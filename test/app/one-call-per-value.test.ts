@@ -17,8 +17,8 @@ const tools: Tool[] = [
     inputSchema: { type: "object", properties: { city: text("The city") }, required: ["city"] },
     examples: ["the weather in Oslo"],
     exampleCalls: [
-      { query: "the weather in Oslo", arguments: { city: "Oslo" } },
-      { query: "what's the weather like in Lima", arguments: { city: "Lima" } },
+      { query: "the weather in Oslo", arguments: { city: "Oslo" }, output: {} },
+      { query: "what's the weather like in Lima", arguments: { city: "Lima" }, output: {} },
     ],
   },
   {
@@ -138,4 +138,38 @@ test("one value is answered whole, as before", async () => {
   const answer = await answerRequest({ query: "the weather in Paris" }, deps);
   assert.equal(answer.intents, undefined);
   assert.equal(answer.tool, "city_weather");
+});
+
+test('a list of numbers with one unit: one call per number, not a split at its last "and"', async () => {
+  const convert: Tool = {
+    name: "convert_length",
+    description: "Convert a length between units",
+    inputSchema: {
+      type: "object",
+      properties: {
+        value: { type: "number", description: "The length" },
+        from: text("Unit to convert from"),
+        to: text("Unit to convert to"),
+      },
+      required: ["value", "from", "to"],
+    },
+  };
+  const query = "convert 5, 10 and 20 miles to km";
+  const missing = fillArguments(query, convert.inputSchema as Record<string, unknown>).missing.find(
+    (m) => m.several,
+  );
+  assert.deepEqual(
+    missing?.several?.map((v) => v.text),
+    ["5", "10", "20"],
+  );
+  assert.deepEqual(onePerValue(query, [missing as NonNullable<typeof missing>], 8), [
+    "convert 5 miles to km",
+    "convert 10 miles to km",
+    "convert 20 miles to km",
+  ]);
+  const between = fillArguments(
+    "a length between 5 and 10 miles",
+    convert.inputSchema as Record<string, unknown>,
+  );
+  assert.ok(!between.missing.some((m) => m.several));
 });

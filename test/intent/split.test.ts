@@ -20,6 +20,16 @@ const splits: [query: string, intents: string[]][] = [
     ["calculate 6*7", "convert that number to hexadecimal"],
   ],
   ["days between 2024-01-01 and 2024-12-25", ["days between 2024-01-01 and 2024-12-25"]],
+  // A list of numbers is one intent's values; a verb after the list still starts another.
+  ["convert 5, 10 and 20 miles to km", ["convert 5, 10 and 20 miles to km"]],
+  [
+    "what's the average of 3, 5, 7 and what is 7 factorial",
+    ["what's the average of 3, 5, 7", "what is 7 factorial"],
+  ],
+  [
+    "convert 5 miles to km and 20 celsius to fahrenheit",
+    ["convert 5 miles to km", "convert 20 celsius to fahrenheit"],
+  ],
 ];
 
 for (const [query, intents] of splits)

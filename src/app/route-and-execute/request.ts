@@ -81,7 +81,11 @@ async function splitHolds(
   );
   if (!asking) return true;
   const whole = await dryRun(request, deps);
-  return !(whole.tool === asking.tool && hadEveryValue(whole) && !leavesValueUnused(whole));
+  if (whole.tool !== asking.tool) return true;
+  // Nor is it a split when the whole request is that tool's call once per value ("convert 5 miles and 10
+  // miles to km": "convert 5 miles" lacks its target); answered one part per value instead.
+  if (whole.missing?.some((m) => m.several)) return false;
+  return !(hadEveryValue(whole) && !leavesValueUnused(whole));
 }
 
 /** Whether a call leaves a value the request states unused (the arguments step's `unused_value` signal). */
