@@ -86,6 +86,16 @@ export function namesWord(param: Param, word: string): boolean {
   return Boolean(word) && param.words.some((w) => w === word || `${w}s` === word || w === `${word}s`);
 }
 
+/**
+ * Whether `word` is the parameter's own and tells it from the other numeric parameters: a word every one of
+ * them names ("cm" of focal_length_cm and object_distance_cm) says nothing of which one a number is for.
+ */
+function ownWord(param: Param, word: string, peers: Peers): boolean {
+  return (
+    namesWord(param, word) && (peers.numeric.length < 2 || !peers.numeric.every((p) => namesWord(p, word)))
+  );
+}
+
 /** The parameters a number may go to, and the units all their descriptions share: what tells them apart. */
 interface Peers {
   numeric: Param[];
@@ -106,8 +116,9 @@ function numberCue(f: Filler, n: NumberMention, param: Param, peers: Peers): Sco
       side = s;
     }
   };
-  if (namesWord(param, n.next)) take(CUE.ownWord, `number before "${n.next}"`, "own_word", "after");
-  if (namesWord(param, n.previous)) take(CUE.ownWord, `number after "${n.previous}"`, "own_word", "before");
+  if (ownWord(param, n.next, peers)) take(CUE.ownWord, `number before "${n.next}"`, "own_word", "after");
+  if (ownWord(param, n.previous, peers))
+    take(CUE.ownWord, `number after "${n.previous}"`, "own_word", "before");
   if (n.next && param.after.has(n.next))
     take(CUE.learned, `number before "${n.next}", as in the examples`, "learned", "after");
   if (n.previous && param.before.has(n.previous))

@@ -142,3 +142,19 @@ test("a loss stays as stated where the description asks for no sign", () => {
   });
   assert.equal(filled.arguments.amount, 1000);
 });
+
+test("a unit word every numeric parameter's name shares does not place a number: the other words do", () => {
+  const lens = {
+    type: "object",
+    properties: {
+      focal_length_cm: { type: "number", description: "Focal length in cm." },
+      object_distance_cm: { type: "number", description: "Distance of the object from the lens in cm." },
+    },
+    required: ["focal_length_cm", "object_distance_cm"],
+  };
+  const query = "An object sits 30 cm in front of a converging lens with a focal length of 10 cm.";
+  const filled = fillArguments(query, lens);
+  assert.equal(filled.arguments.focal_length_cm, 10);
+  const cm = filled.filled.filter((v) => v.how.includes('"cm"'));
+  assert.deepEqual(cm, [], JSON.stringify(filled.filled));
+});
