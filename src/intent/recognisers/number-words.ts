@@ -103,5 +103,24 @@ export function findNumberWords(text: string): WordNumber[] {
     lastEnd = end;
   }
   close();
-  return out;
+  return out.filter((n) => !isPronoun(text, n));
+}
+
+/** Words a number labels ("the number one", "page one"): "one" after them is a number. */
+const LABELLED =
+  /^(?:number|digit|figure|page|chapter|level|step|stage|version|item|day|week|month|year|room|gate|platform|line|row|column|size|round|game|season|episode|part|track)$/i;
+
+/**
+ * "One" that stands for a thing named before ("a cold one at 300 K", "the other one", "which one"), not a
+ * number: after a determiner and one describing word, or right after a determiner that is no article
+ * ("a one hour meeting" keeps its number).
+ */
+function isPronoun(text: string, n: WordNumber): boolean {
+  if (n.text.toLowerCase() !== "one") return false;
+  const before = text.slice(Math.max(0, n.start - 40), n.start);
+  const described = /\b(?:a|an|the|this|that|each|every|another|any|no)\s+([A-Za-z]+)\s+$/i.exec(before)?.[1];
+  return (
+    (described !== undefined && !LABELLED.test(described)) ||
+    /\b(?:this|that|which|each|every|another|any)\s+$/i.test(before)
+  );
 }

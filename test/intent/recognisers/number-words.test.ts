@@ -21,6 +21,12 @@ const cases: [string, [string, number][]][] = [
   ["three and a quarter miles", [["three and a quarter", 3.25]]],
   ["twenty and a half", [["twenty and a half", 20.5]]],
   ["one and a dog", [["one", 1]]],
+  // "One" standing for a thing named before is no number; after a label or an article it is.
+  ["a hot reservoir at 600 K and a cold one at 300 K", []],
+  ["the other one, or which one?", []],
+  ["the number one hit", [["one", 1]]],
+  ["a one hour meeting", [["one", 1]]],
+  ["season one of the show", [["one", 1]]],
   ["nothing to count", []],
 ];
 
