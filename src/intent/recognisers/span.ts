@@ -38,5 +38,6 @@ export function wordBefore(text: string, end: number): string {
 
 /** The word that starts right after `start` (only whitespace between), lower case, or "". */
 export function wordAfter(text: string, start: number): string {
-  return /^\s*([a-zA-Z]+)/.exec(text.slice(start, start + 60))?.[1]?.toLowerCase() ?? "";
+  // "72-hour", "a 30-year loan": the word a hyphen joins to the number is the word after it.
+  return /^(?:\s*|-)([a-zA-Z]+)/.exec(text.slice(start, start + 60))?.[1]?.toLowerCase() ?? "";
 }

@@ -12,6 +12,8 @@ const cases: [string, [text: string, value: number, next: string, percent: boole
     ],
   ],
   ["a 30m walk", [["30", 30, "m", false, false]]],
+  // The word a hyphen joins to a number is the word after it.
+  ["a 72-hour forecast", [["72", 72, "hour", false, false]]],
   ["1.75m tall", [["1.75", 1.75, "m", false, false]]],
   ["300K in celsius", [["300", 300, "k", false, false]]],
   ["$5m loan", [["$5m", 5_000_000, "loan", false, true]]],
