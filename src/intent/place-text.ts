@@ -1,18 +1,65 @@
 // Opaque values, quoted text, identifiers, the text after a colon and named flags to their parameters.
 import type { Filler, Param } from "./filler.ts";
+import type { OpaqueValue } from "./opaque.ts";
 import { namesEnumValue } from "./place-enums.ts";
+import { namesWord } from "./place-numbers.ts";
 import { escapeRegExp, isDateParam, matchesPattern, opaqueKindsFor, TEXT_NAMES } from "./schema-cues.ts";
+/**
+ * Opaque values (emails, URLs, ids) to the parameters that take their kind: to the one whose own word comes
+ * right before the value ("candidate jane@…", "interviewers sam@… and lee@…"), else to the first open one;
+ * a list parameter of that kind takes every such value it is given.
+ */
 export function fillOpaque(f: Filler, params: Param[]): void {
+  const lists = new Map<Param, OpaqueValue[]>();
+  let previous: { param: Param; end: number } | undefined;
   for (const value of f.mentions.opaque) {
     if (!f.free(value)) continue;
-    const param = params.find(
-      (p) => !f.has(p) && p.type !== "array" && opaqueKindsFor(p).includes(value.kind),
-    );
+    const takers = params.filter((p) => opaqueKindsFor(p).includes(value.kind) && !f.has(p));
+    // A value joined to the one before by "and", "or" or a comma continues its list.
+    const continues =
+      previous?.param.type === "array" && LIST_JOINER.test(f.text.slice(previous.end, value.start))
+        ? previous.param
+        : undefined;
+    const before = wordBeforeValue(f.text, value.start);
+    const param =
+      (continues && takers.includes(continues) ? continues : undefined) ??
+      takers.find((p) => before !== "" && namesWord(p, before)) ??
+      takers.find((p) => p.type !== "array") ??
+      takers.find((p) => p.type === "array" && arrayOf(p) === "string");
     if (!param) continue;
+    previous = { param, end: value.end };
+    if (param.type === "array") {
+      lists.set(param, [...(lists.get(param) ?? []), value]);
+      continue;
+    }
     const typed = param.type === "number" || param.type === "integer" ? Number(value.value) : value.value;
     f.set(param, typed, value, value.kind, "opaque");
     f.placedOpaque.push(value.kind);
   }
+  for (const [param, values] of lists) {
+    const first = values[0] as OpaqueValue;
+    const last = values.at(-1) as OpaqueValue;
+    f.set(
+      param,
+      values.map((v) => v.value),
+      { start: first.start, end: last.end },
+      `${first.kind}, a list`,
+      "opaque",
+    );
+    f.placedOpaque.push(first.kind);
+  }
+}
+
+const LIST_JOINER = /^\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or)\s+)$/i;
+
+/** The word right before a value, lower case. */
+function wordBeforeValue(text: string, start: number): string {
+  return /([a-zA-Z]+)[\s:]*$/.exec(text.slice(Math.max(0, start - 60), start))?.[1]?.toLowerCase() ?? "";
+}
+
+function arrayOf(param: Param): string | undefined {
+  const items = param.schema.items as { type?: unknown } | undefined;
+  return typeof items?.type === "string" ? items.type : undefined;
 }
 
 export function fillBooleans(f: Filler, params: Param[]): void {

@@ -6,14 +6,17 @@ import type { OpaqueKind } from "./opaque.ts";
 export function opaqueKindsFor(param: Param): OpaqueKind[] {
   const kinds: OpaqueKind[] = [];
   const format = param.schema.format;
+  // The name's words, singular: "candidate_email", "interviewerEmails" and "email" all name an email.
+  const words = new Set(param.words.map((w) => w.replace(/(?<=..)s$/, "")));
+  const named = (...kinds: string[]) => kinds.some((k) => words.has(k));
   if (/\b(?:token|jwt)\b/.test(param.hint)) kinds.push("jwt");
-  if (format === "email" || /\bemail\b/.test(param.name)) kinds.push("email");
-  if (format === "uri" || format === "url" || /\b(?:url|uri)\b/.test(param.name)) kinds.push("url");
-  if (format === "uuid" || /\buuid\b/.test(param.name)) kinds.push("uuid");
+  if (format === "email" || named("email")) kinds.push("email");
+  if (format === "uri" || format === "url" || named("url", "uri")) kinds.push("url");
+  if (format === "uuid" || named("uuid")) kinds.push("uuid");
   if (/\biban\b/.test(param.hint)) kinds.push("iban");
-  if (/\b(?:card|number)\b/.test(param.name) && param.type === "string")
+  if ((named("card") || param.name === "number") && param.type === "string")
     kinds.push("card_number", "long_number");
-  if (/\b(?:hash|digest|checksum)\b/.test(param.name)) kinds.push("hash");
+  if (named("hash", "digest", "checksum")) kinds.push("hash");
   if (/\btimestamp|epoch|unix\b/.test(param.hint) && param.type !== "string") kinds.push("long_number");
   return kinds;
 }

@@ -155,6 +155,6 @@ test("a unit word every numeric parameter's name shares does not place a number:
   const query = "An object sits 30 cm in front of a converging lens with a focal length of 10 cm.";
   const filled = fillArguments(query, lens);
   assert.equal(filled.arguments.focal_length_cm, 10);
-  const cm = filled.filled.filter((v) => v.how.includes('"cm"'));
+  const cm = filled.filled.filter((v) => v.how?.includes('"cm"'));
   assert.deepEqual(cm, [], JSON.stringify(filled.filled));
 });

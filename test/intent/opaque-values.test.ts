@@ -1,0 +1,47 @@
+// Opaque values (emails, URLs) to the parameters whose names say they take them, on schemas this test makes
+// up: a name's words count whatever joins them ("candidate_email"), the word before a value picks among
+// several takers, and a list parameter takes every value it is given.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { fillArguments } from "../../src/intent/index.ts";
+
+const str = { type: "string" };
+const strings = { type: "array", items: { type: "string" } };
+const cases: {
+  name: string;
+  query: string;
+  properties: Record<string, unknown>;
+  expect: Record<string, unknown>;
+}[] = [
+  {
+    name: "an email to a parameter named for one, with a word before it",
+    query: "invite jane.doe@mail.com to the call",
+    properties: { candidate_email: str },
+    expect: { candidate_email: "jane.doe@mail.com" },
+  },
+  {
+    name: "the word before each email picks its parameter; the list takes the rest",
+    query: "with interviewers sam@corp.io and lee@corp.io, for candidate jane@mail.com",
+    properties: { candidate_email: str, interviewer_emails: strings },
+    expect: { candidate_email: "jane@mail.com", interviewer_emails: ["sam@corp.io", "lee@corp.io"] },
+  },
+  {
+    name: "a camel-case name",
+    query: "notify ops@corp.io",
+    properties: { notifyEmail: str },
+    expect: { notifyEmail: "ops@corp.io" },
+  },
+  {
+    name: "a URL to a parameter whose words name one",
+    query: "check https://example.com/health every minute",
+    properties: { target_url: str },
+    expect: { target_url: "https://example.com/health" },
+  },
+];
+
+for (const c of cases)
+  test(c.name, () => {
+    const filled = fillArguments(c.query, { type: "object", properties: c.properties });
+    assert.deepEqual(filled.arguments, c.expect);
+    for (const v of filled.filled) assert.equal(v.evidence, "opaque", v.field);
+  });
