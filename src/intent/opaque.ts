@@ -8,6 +8,7 @@ export type OpaqueKind =
   | "email"
   | "uuid"
   | "iban"
+  | "ip"
   | "card_number"
   | "hash"
   | "base64"
@@ -32,6 +33,11 @@ const PATTERNS: [OpaqueKind, RegExp][] = [
   ["email", /\b[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,8}\b/g],
   ["uuid", /\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b/g],
   ["iban", /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b/g],
+  // An IPv4 address or CIDR block ("192.168.40.0/22"): four octets of at most 255, not a version's parts.
+  [
+    "ip",
+    /(?<![\d.])(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}(?:\/(?:3[0-2]|[12]?\d))?(?![\d.]*\d)/g,
+  ],
   ["card_number", /\b\d{4}(?:[ -]?\d{4}){2}(?:[ -]?\d{1,4}){1,2}\b/g],
   ["hash", /\b(?:[0-9a-f]{32}|[0-9a-f]{40}|[0-9a-f]{64}|[0-9A-F]{32}|[0-9A-F]{40}|[0-9A-F]{64})\b/g],
   ["base64", /(?<![\w+/=])(?=[A-Za-z0-9+/]*[0-9+/=])[A-Za-z0-9+/]{6,}={0,2}(?![\w+/=])/g],
@@ -69,6 +75,7 @@ const LABEL: Record<OpaqueKind, string> = {
   email: "email address",
   uuid: "uuid",
   iban: "iban",
+  ip: "ip address",
   card_number: "card number",
   hash: "hash",
   base64: "base64",

@@ -14,6 +14,7 @@ export function opaqueKindsFor(param: Param): OpaqueKind[] {
   if (format === "uri" || format === "url" || named("url", "uri")) kinds.push("url");
   if (format === "uuid" || named("uuid")) kinds.push("uuid");
   if (/\biban\b/.test(param.hint)) kinds.push("iban");
+  if (named("ip", "ipv4", "cidr", "subnet", "netmask", "gateway")) kinds.push("ip");
   if ((named("card") || param.name === "number") && param.type === "string")
     kinds.push("card_number", "long_number");
   if (named("hash", "digest", "checksum")) kinds.push("hash");

@@ -3,7 +3,7 @@
 // several takers, and a list parameter takes every value it is given.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { fillArguments } from "../../src/intent/index.ts";
+import { fillArguments, findOpaqueValues, routingText } from "../../src/intent/index.ts";
 
 const str = { type: "string" };
 const strings = { type: "array", items: { type: "string" } };
@@ -45,3 +45,27 @@ for (const c of cases)
     assert.deepEqual(filled.arguments, c.expect);
     for (const v of filled.filled) assert.equal(v.evidence, "opaque", v.field);
   });
+
+const kinds: [text: string, found: [kind: string, value: string][]][] = [
+  ["usable hosts of 192.168.40.0/22", [["ip", "192.168.40.0/22"]]],
+  ["where is 8.8.8.8 located?", [["ip", "8.8.8.8"]]],
+  // Not an address: an octet over 255, a fifth part, a version.
+  ["ping 300.1.1.1", []],
+  ["upgrade to 1.2.3.4.5", []],
+  ["release 2.10.3", []],
+];
+
+for (const [text, found] of kinds)
+  test(`opaque values in ${JSON.stringify(text)}`, () => {
+    assert.deepEqual(
+      findOpaqueValues(text).map((o) => [o.kind, o.value]),
+      found,
+    );
+  });
+
+test("an address or block to a parameter named for one, and out of the routing text", () => {
+  const query = "Give me the broadcast address of 192.168.40.0/22.";
+  const filled = fillArguments(query, { type: "object", properties: { cidr: str }, required: ["cidr"] });
+  assert.deepEqual(filled.arguments, { cidr: "192.168.40.0/22" });
+  assert.equal(routingText(query, findOpaqueValues(query)), "Give me the broadcast address of ip address.");
+});
