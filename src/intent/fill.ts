@@ -17,6 +17,7 @@ import {
 } from "./filler.ts";
 import type { OpaqueValue } from "./opaque.ts";
 import { fillDescribedValues, fillEnums } from "./place-enums.ts";
+import { fillIdentifiers } from "./place-ids.ts";
 import { contestedEnums, fillPhrases, fillValueWords } from "./place-learned.ts";
 import { fillLists } from "./place-lists.ts";
 import { fillNumbers, unplacedNumbers } from "./place-numbers.ts";
@@ -49,6 +50,7 @@ export function fillArguments(
   }
   claimSupplied(f, supplied);
   fillOpaque(f, params);
+  fillIdentifiers(f, params);
   fillEnums(f, params);
   if (options.bare) fillDescribedValues(f, params);
   const contested = contestedEnums(f, params, learned);

@@ -1,0 +1,35 @@
+// Identifiers after the word they identify, to the string parameter named for that word and an identifier,
+// on schemas this test makes up; a short bare number after a verb is a count, not an id.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { fillArguments } from "../../src/intent/index.ts";
+
+const str = { type: "string" };
+const cases: { query: string; properties: Record<string, unknown>; expect: Record<string, unknown> }[] = [
+  {
+    query: "Can I return item SH-220 from order 55-8812?",
+    properties: { order_id: str, item_sku: str },
+    expect: { order_id: "55-8812", item_sku: "SH-220" },
+  },
+  {
+    query: "close ticket #4411 please",
+    properties: { ticket_number: str },
+    expect: { ticket_number: "4411" },
+  },
+  { query: "status of ticket no. 12", properties: { ticket_number: str }, expect: { ticket_number: "12" } },
+  {
+    query: "the invoice INV-2024-001 is overdue",
+    properties: { invoice_id: str },
+    expect: { invoice_id: "INV-2024-001" },
+  },
+  // A count, not an id; and a word the parameter does not name.
+  { query: "order 5 pizzas", properties: { order_id: str }, expect: {} },
+  { query: "ship package A1B2 today", properties: { order_id: str }, expect: {} },
+];
+
+for (const c of cases)
+  test(`identifiers in ${JSON.stringify(c.query)}`, () => {
+    const filled = fillArguments(c.query, { type: "object", properties: c.properties });
+    assert.deepEqual(filled.arguments, c.expect);
+    for (const v of filled.filled) assert.equal(v.evidence, "own_word", v.field);
+  });
