@@ -70,7 +70,18 @@ export function fillTyped(f: Filler, params: Param[]): void {
   )) {
     if (f.has(param)) continue;
     const date = mentions.dates.find((d) => f.free(d) && d.value !== "today");
-    if (date) f.set(param, date.value, date, "date", "shape");
+    if (!date) continue;
+    // "on June 2, 2025 at 17:30": the time of day written beside the date is part of a date-time.
+    const time = mentions.times.find(
+      (t) =>
+        f.free(t) && ((t.start >= date.start && t.end <= date.end) || dateBeside(f, t)?.start === date.start),
+    );
+    const clock = time ? clock24(time.text) : undefined;
+    if (time && clock) {
+      const separator = /\biso\b|\d{2}t\d{2}|\bthh\b|ddthh/.test(param.hint) ? "T" : " ";
+      const span = { start: Math.min(time.start, date.start), end: Math.max(time.end, date.end) };
+      f.set(param, `${date.value}${separator}${clock}`, span, "date and time of day", "shape");
+    } else f.set(param, date.value, date, "date", "shape");
   }
   for (const param of params.filter(
     (p) => p.type === "string" && /^time$|^(?:start|at)_time$/.test(p.name),

@@ -41,3 +41,14 @@ for (const [query, expected] of cases)
     assert.deepEqual(fill.arguments, expected);
     assert.deepEqual(fill.missing, []);
   });
+
+test("a date-time parameter takes the time of day written with its date", () => {
+  const viewing = schema({ datetime: str("Viewing time, ISO 8601 (YYYY-MM-DDTHH:MM).") }, ["datetime"]);
+  const cases: [query: string, value: string][] = [
+    ["Schedule a viewing on June 2, 2025 at 17:30.", "2025-06-02T17:30"],
+    ["a viewing at 5pm on 2025-06-02", "2025-06-02T17:00"],
+    ["a viewing on 2025-06-02", "2025-06-02"],
+  ];
+  for (const [query, value] of cases)
+    assert.equal(fillArguments(query, viewing).arguments.datetime, value, query);
+});
