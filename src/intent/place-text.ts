@@ -76,8 +76,14 @@ export function fillBooleans(f: Filler, params: Param[]): void {
     const words = [head, ...rest.map((w, i) => (i === rest.length - 1 ? number(w) : w))];
     const phrase = words.join("[\\s_-]*(?:(?:the|a|an|its|their|his|her|my|our)\\s+)?");
     const match = new RegExp(`\\b(no|not|without|don't)?\\s*${phrase}\\b`).exec(lower);
-    if (match)
-      f.set(param, !match[1], { start: match.index, end: match.index + match[0].length }, "named", "flag");
+    if (!match) continue;
+    // "Don't return full text", "do not include the chart": a negation a verb or two before, in the clause.
+    const negated =
+      Boolean(match[1]) ||
+      /\b(?:no|not|never|without|don't|dont|doesn't|exclude|excluding|skip)\s+(?:[a-z]+\s+){0,2}$/.test(
+        `${lower.slice(Math.max(0, match.index - 40), match.index).trimEnd()} `,
+      );
+    f.set(param, !negated, { start: match.index, end: match.index + match[0].length }, "named", "flag");
   }
 }
 

@@ -14,6 +14,11 @@ const cases: [query: string, name: string, value: boolean | undefined][] = [
   ["a password without symbols", "symbols", false],
   ["a report that includes its chart", "include_charts", true],
   ["the forecast in Oslo", "include_precipitation", undefined],
+  // A negation a verb or two before the flag's words, in the same clause.
+  ["find docket 123456 in Texas. Don't return full text", "full_text", false],
+  ["do not include the chart", "include_chart", false],
+  ["skip the detailed description", "detail", false],
+  ["no, show it with full text", "full_text", true],
 ];
 
 for (const [query, name, value] of cases)
