@@ -69,23 +69,30 @@ async function splitHolds(
   // a part that had every value and only awaits confirmation (its confidence is under the bar) asks nothing
   // that a split would explain.
   if (planned.every((p) => p.status === "needs_input" && !hadEveryValue(p))) return false;
-  // A part that asks for values of the same tool another part names may be one call told over several
-  // sentences ("Dinner came to $84.50. Add an 18% tip and split it between 3 people"): when the request
-  // answered whole has every value for that tool and leaves none unused, it was. Otherwise the parts are several calls of one
-  // tool ("the weather in Paris. Do the same for London"), and the split holds.
-  const asking = planned.find(
-    (p, i) =>
-      p.status === "needs_input" &&
-      !hadEveryValue(p) &&
-      planned.some((q, j) => j !== i && q.tool !== undefined && q.tool === p.tool),
-  );
+  // A part that asks for values the request as a whole gives may be one call told in several parts: when
+  // the request answered whole is that part's tool with every value and none unused, it was. So when
+  // another part names the same tool ("Dinner came to $84.50. Add an 18% tip and split it between 3
+  // people"), or when the part only continues the first one's words ("set zone G2 to 24 degrees and 65%
+  // humidity": its second part is "set zone G2 to 65% humidity"). A part in words of its own is a request
+  // of its own ("the final velocity given …. Also compute the distance covered"), and parts of one tool
+  // that the whole cannot answer are several calls ("the weather in Paris. Do the same for London").
+  const at = planned.findIndex((p) => p.status === "needs_input" && !hadEveryValue(p));
+  const asking = planned[at];
   if (!asking) return true;
+  const sameTool = planned.some((q) => q !== asking && q.tool === asking.tool);
+  if (!sameTool && !(at > 0 && continues(intents[at] ?? "", intents[0] ?? ""))) return true;
   const whole = await dryRun(request, deps);
   if (whole.tool !== asking.tool) return true;
   // Nor is it a split when the whole request is that tool's call once per value ("convert 5 miles and 10
   // miles to km": "convert 5 miles" lacks its target); answered one part per value instead.
-  if (whole.missing?.some((m) => m.several)) return false;
+  if (sameTool && whole.missing?.some((m) => m.several)) return false;
   return !(hadEveryValue(whole) && !leavesValueUnused(whole));
+}
+
+/** Whether a part begins with the first part's first two words: a continuation that borrowed its lead. */
+function continues(part: string, first: string): boolean {
+  const lead = (text: string) => text.toLowerCase().split(/\s+/).slice(0, 2).join(" ");
+  return first.split(/\s+/).length > 2 && lead(part) === lead(first);
 }
 
 /** Whether a call leaves a value the request states unused (the arguments step's `unused_value` signal). */
