@@ -103,6 +103,23 @@ function partOf(term: Term): boolean {
 /** Punctuation after a term that ends a phrase (a comma, a full stop, a bracket), not an abbreviation's dot. */
 const BREAK = /[,;:!?()[\]{}"“”]|\.(?:\s|$)/;
 
+/** Lower-case words inside a name, between capitalised ones. */
+const PARTICLE = /^(?:de|da|di|du|del|della|des|la|le|van|von|der|den|dos|y|of)$/;
+/** Abbreviations whose full stop does not end a name ("Mr. Smith", "St. Louis"). */
+const TITLE = /^(?:mr|mrs|ms|dr|st|mt|ft|jr|sr|prof|gen|sen|rev)$/i;
+
+const capitalised = (term: Term) => /^\p{Lu}/u.test(term.text);
+
+/**
+ * Whether the phrase ends after `here`: at punctuation, but not at the full stop of an initial or a title
+ * before a capitalised word ("Ursula K. Le Guin", "Mr. X", "St. Louis").
+ */
+function ends(here: Term, next: Term): boolean {
+  if (!BREAK.test(here.post)) return false;
+  const abbreviation = /^\.\s?$/.test(here.post) && (/^\p{Lu}$/u.test(here.text) || TITLE.test(here.text));
+  return !(abbreviation && capitalised(next));
+}
+
 export function findPhrases(request: string): PhraseMention[] {
   const text = request.slice(0, WINDOW);
   const terms = termsOf(text);
@@ -117,14 +134,21 @@ export function findPhrases(request: string): PhraseMention[] {
       continue;
     }
     let j = i;
-    while (
-      j + 1 < terms.length &&
-      !BREAK.test((terms[j] as Term).post) &&
-      !POSSESSIVE.test((terms[j] as Term).text) &&
-      !BREAK.test((terms[j + 1] as Term).pre) &&
-      partOf(terms[j + 1] as Term)
-    )
-      j++;
+    for (;;) {
+      const here = terms[j] as Term;
+      const next = terms[j + 1];
+      if (!next || ends(here, next) || POSSESSIVE.test(here.text) || BREAK.test(next.pre)) break;
+      if (partOf(next)) j++;
+      // "Tour de France", "Leonardo da Vinci", "Bank of America": a particle between two capitalised words.
+      else if (
+        PARTICLE.test(next.text) &&
+        capitalised(here) &&
+        terms[j + 2] &&
+        capitalised(terms[j + 2] as Term)
+      )
+        j += 2;
+      else break;
+    }
     // A phrase ends on a noun or a name: trailing adjectives ("a chimp similar") are not part of it.
     let last = j;
     while (last > i && !isNounLike(terms[last] as Term)) last--;

@@ -27,6 +27,13 @@ const cases: {
   { text: "the function of ATP synthase in mitochondria?", phrase: "mitochondria", previous: "in" },
   { text: "precipitation in the Amazon rainforest for a week", phrase: "Amazon rainforest", previous: "in" },
   { text: "the best album by Taylor Swift?", phrase: "Taylor Swift", previous: "by", person: true },
+  // An initial's or a title's full stop does not end a name; a particle between capitalised words is in it.
+  { text: "books written by Ursula K. Le Guin.", phrase: "Ursula K. Le Guin", previous: "by" },
+  { text: "the cases of Mr. X in New York", phrase: "Mr. X", previous: "of" },
+  { text: "the weather in St. Louis", phrase: "St. Louis", previous: "in" },
+  { text: "stage 17 of the 2024 Tour de France", phrase: "Tour de France" },
+  { text: "shares of Bank of America", phrase: "Bank of America", previous: "of" },
+  { text: "the population of Paris. Rome is next", phrase: "Paris", previous: "of" },
   {
     text: "weather in Paris, London and New York",
     phrase: "Paris",
