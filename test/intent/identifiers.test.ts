@@ -22,9 +22,30 @@ const cases: { query: string; properties: Record<string, unknown>; expect: Recor
     properties: { invoice_id: str },
     expect: { invoice_id: "INV-2024-001" },
   },
+  {
+    query: "What is playing on radio station KEXP?",
+    properties: { station_id: str },
+    expect: { station_id: "KEXP" },
+  },
+  {
+    query: "Rotate the secret at path prod/db/password.",
+    properties: { path: str },
+    expect: { path: "prod/db/password" },
+  },
+  {
+    query: "Compare health plans HP-1 and HP-3 for me.",
+    properties: { plan_ids: { type: "array", items: str } },
+    expect: { plan_ids: ["HP-1", "HP-3"] },
+  },
+  {
+    query: "view statistics for the video channel @veritasium",
+    properties: { channel_handle: str },
+    expect: { channel_handle: "@veritasium" },
+  },
   // A count, not an id; and a word the parameter does not name.
   { query: "order 5 pizzas", properties: { order_id: str }, expect: {} },
   { query: "ship package A1B2 today", properties: { order_id: str }, expect: {} },
+  { query: "order new-style shoes", properties: { order_id: str }, expect: {} },
 ];
 
 for (const c of cases)
