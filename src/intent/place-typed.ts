@@ -3,7 +3,7 @@
 import { assignBest, type Candidate } from "./assign.ts";
 import type { Filler, MissingField, Param } from "./filler.ts";
 import type { Span } from "./opaque.ts";
-import { CUE, MAX_ASSIGNED } from "./place-numbers.ts";
+import { CUE, MAX_ASSIGNED, namesWord } from "./place-numbers.ts";
 import { findWordedExpressions } from "./recognisers/worded-expressions.ts";
 import { isDateParam, matchesPattern } from "./schema-cues.ts";
 
@@ -47,10 +47,18 @@ export function fillTyped(f: Filler, params: Param[]): void {
     const version = mentions.versions.find((v) => f.free(v));
     if (version) f.set(param, version.text, version, "version", "shape");
   }
-  for (const param of params.filter((p) => p.type === "string" && /colou?r/.test(p.name))) {
-    if (f.has(param)) continue;
-    const color = mentions.colors.find((c) => f.free(c));
-    if (color) f.set(param, color.text, color, "colour", "shape");
+  // Colours to the parameters named or described as one ("background: Background color, hex"): each to the
+  // one whose own word comes right before it ("background #fafafa"), else in the schema's order.
+  const colourParams = params.filter((p) => p.type === "string" && /colou?r/.test(p.hint));
+  for (const color of mentions.colors) {
+    const open = colourParams.filter((p) => !f.has(p));
+    if (open.length === 0 || !f.free(color)) continue;
+    const before = /([a-z]+)[\s:]*$/i.exec(f.text.slice(Math.max(0, color.start - 30), color.start))?.[1];
+    const after = /^\s*(?:as|for)\s+(?:the\s+)?([a-z]+)/i.exec(f.text.slice(color.end, color.end + 30))?.[1];
+    const names = (word: string | undefined) => (p: Param) =>
+      word !== undefined && namesWord(p, word.toLowerCase());
+    const param = open.find(names(before)) ?? open.find(names(after)) ?? open[0];
+    if (param) f.set(param, color.text, color, "colour", "shape");
   }
   // A date with a time of day is one value: an ISO date-time parameter, or a time parameter whose wall
   // time may carry a date ("2024-07-01 15:00").
