@@ -110,3 +110,30 @@ test("parts asking for one tool's values stay parts when the whole request has n
   assert.equal(answer.intents?.length, 2, JSON.stringify(answer));
   assert.ok(answer.intents?.every((part) => part.tool === "share_bill"));
 });
+
+test("of two tools that both lack values, one that needs fewer is not a better fit for lacking fewer", async () => {
+  const refill = tool("prescription_refill", { prescription_id: { type: "string" } }, ["prescription_id"]);
+  const price = tool(
+    "drug_cash_price",
+    { drug: { type: "string" }, dose: { type: "string" }, count: { type: "integer" } },
+    ["drug", "dose", "count"],
+  );
+  const query = "how much does a supply of that medication cost";
+  const answer = await answerOne(
+    { query },
+    deps([
+      [price, 0.62],
+      [refill, 0.6],
+    ]),
+  );
+  assert.equal(answer.tool, "drug_cash_price", JSON.stringify(answer.steps[0]));
+  // Close scores still favour the tool with fewer questions to ask.
+  const close = await answerOne(
+    { query },
+    deps([
+      [price, 0.605],
+      [refill, 0.6],
+    ]),
+  );
+  assert.equal(close.tool, "prescription_refill");
+});

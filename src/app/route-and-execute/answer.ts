@@ -184,6 +184,11 @@ function declined(c: Candidate, threshold: number): boolean {
   return true;
 }
 
+function requiredOf(tool: Tool): string[] {
+  const required = (tool.inputSchema as { required?: unknown }).required;
+  return Array.isArray(required) ? required.filter((r): r is string => typeof r === "string") : [];
+}
+
 /** Score adjustments from the arguments: exact evidence moves a candidate, words alone do not. */
 function weigh(
   tool: Tool,
@@ -226,7 +231,12 @@ function weigh(
     adjusted += 0.03;
     evidence.push("every required value is available");
   } else {
-    adjusted -= 0.02 * fill.missing.length;
+    // Half by how many values it lacks (fewer questions to ask), half by their share of what it needs: a tool
+    // that needs fewer values is no better a fit for lacking fewer ("a refill" by its one id against "a
+    // drug's price" by its name, dose and count).
+    const lacking = new Set(fill.missing.map((m) => m.field)).size;
+    const wanted = new Set([...requiredOf(tool), ...fill.missing.map((m) => m.field)]).size;
+    adjusted -= 0.01 * lacking + 0.01 * (lacking / Math.max(1, wanted));
     evidence.push(`missing ${fill.missing.map((m) => m.field).join(", ")}`);
   }
   const eligible = matched || (exact && score >= threshold - EVIDENCE_MARGIN);
