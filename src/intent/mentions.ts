@@ -3,6 +3,7 @@
 // knows about any one tool.
 import { findOpaqueValues, type OpaqueValue } from "./opaque.ts";
 import { type DateMention, findDates } from "./recognisers/dates.ts";
+import { findMonths, type MonthMention } from "./recognisers/months.ts";
 import { findNumbers, type NumberMention } from "./recognisers/numbers.ts";
 import { findQuoted } from "./recognisers/quoted.ts";
 import { findShapes } from "./recognisers/shapes.ts";
@@ -18,6 +19,8 @@ export interface Mentions {
   zones: ZoneMention[];
   quoted: Mention[];
   dates: DateMention[];
+  /** Months of a year ("March 2025"), as "YYYY-MM"; their digits stay numbers too. */
+  months: MonthMention[];
   /** A date with a time of day ("2024-01-15 14:00", "2021-01-01T00:00:00Z"): one value, not a date and a time. */
   datetimes: Mention[];
   times: Mention[];
@@ -55,6 +58,7 @@ export function findMentions(text: string): Mentions {
     zones,
     quoted,
     dates,
+    months: findMonths(text),
     datetimes,
     times,
     versions: shapes.versions,

@@ -114,7 +114,10 @@ export function fillFreeText(f: Filler, params: Param[]): void {
   const open = params.filter((p) => !f.has(p) && takesText(p));
   if (open.length === 0) return;
   const all = findPhrases(f.text);
-  const phrases = all.filter((m) => !taken(f, m)).slice(0, 32);
+  // A month's name in a date ("March 2025", "June 2, 2025") is no place or person.
+  const dated = [...f.mentions.dates, ...f.mentions.months];
+  const inDate = (m: PhraseMention) => dated.some((d) => d.start <= m.start && d.end >= m.end);
+  const phrases = all.filter((m) => !taken(f, m) && !inDate(m)).slice(0, 32);
   const required = open.filter((p) => p.required);
   const candidates: Candidate<PhraseMention, Param>[] = [];
   const scored = new Map<string, Scored>();

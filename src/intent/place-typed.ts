@@ -60,6 +60,15 @@ export function fillTyped(f: Filler, params: Param[]): void {
     const param = open.find(names(before)) ?? open.find(names(after)) ?? open[0];
     if (param) f.set(param, color.text, color, "colour", "shape");
   }
+  // A month of a year to a parameter for one ("month", or described as YYYY-MM); its year is then no number.
+  for (const param of params.filter(
+    (p) =>
+      p.type === "string" && !isDateParam(p) && (p.words.includes("month") || /yyyy-mm(?!-)/.test(p.hint)),
+  )) {
+    if (f.has(param)) continue;
+    const month = mentions.months.find((m) => f.free(m));
+    if (month) f.set(param, month.value, month, "month of a year", "shape");
+  }
   // A date with a time of day is one value: an ISO date-time parameter, or a time parameter whose wall
   // time may carry a date ("2024-07-01 15:00").
   for (const param of params.filter(
