@@ -173,3 +173,28 @@ test('a list of numbers with one unit: one call per number, not a split at its l
   );
   assert.ok(!between.missing.some((m) => m.several));
 });
+
+test("no part per value when the router answers one part with another tool", async () => {
+  const myth: Tool = {
+    name: "myth_lookup",
+    description: "Lookup of a mythical place",
+    inputSchema: { type: "object", properties: { place: text("The place") }, required: ["place"] },
+  };
+  const { deps } = standIns();
+  const route = async (request: { query: string }): Promise<RouteResponse> => {
+    // Stand-in: "Atlantis" alone is a myth; the whole request and its Paris part are about weather.
+    const mythical = request.query.includes("Atlantis") && !request.query.includes("Paris");
+    const ranked = [
+      { name: "city_weather", score: mythical ? 0.05 : 0.7 },
+      { name: "myth_lookup", score: mythical ? 0.7 : 0.05 },
+    ].sort((a, b) => b.score - a.score);
+    return { query: request.query, matched: true, threshold: 0.1, tools: ranked } as unknown as RouteResponse;
+  };
+  const getTool = (name: string) => [...tools, myth].find((t) => t.name === name);
+  const answer = await answerRequest(
+    { query: "the weather in Paris and Atlantis" },
+    { ...deps, route, getTool },
+  );
+  assert.equal(answer.intents, undefined, JSON.stringify(answer.intents?.map((p) => [p.intent, p.tool])));
+  assert.equal(answer.tool, "city_weather");
+});

@@ -158,7 +158,13 @@ async function perValue(request: RouteAndExecuteRequest, deps: AnswerDeps): Prom
   const plan = await dryRun(request, deps);
   if (plan.status !== "needs_input" || !plan.missing) return undefined;
   const parts = onePerValue(request.query, plan.missing, MAX_INTENTS);
-  return parts && (await splitHolds(request, parts, deps)) ? parts : undefined;
+  if (!parts || !(await splitHolds(request, parts, deps))) return undefined;
+  // Each part is the whole request's call with one value: a part that another tool answers is no such call.
+  for (const part of parts) {
+    const partPlan = await dryRun({ ...request, query: part }, { ...deps, part: true });
+    if (partPlan.tool !== plan.tool) return undefined;
+  }
+  return parts;
 }
 
 /** Each part in order; a later part may work on an earlier one's result. */
