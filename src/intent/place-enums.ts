@@ -43,7 +43,8 @@ function hitsIn(
     const word = (w: string) => {
       const escaped = w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
       if (w.length <= 3) return `${escaped}\\b`;
-      return w.endsWith("s") ? `${escaped.slice(0, -1)}s?\\b` : `${escaped}\\w*`;
+      // "master's" names "masters" as its plural does.
+      return w.endsWith("s") ? `${escaped.slice(0, -1)}(?:['’]?s)?\\b` : `${escaped}\\w*`;
     };
     const pattern = new RegExp(`\\b${words.map(word).join("\\s+(?:\\S+\\s+){0,2}?")}`, "g");
     for (const match of text.matchAll(pattern)) {

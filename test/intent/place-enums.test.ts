@@ -52,3 +52,14 @@ test("a bare tool's description names values in quotes: one named in the request
     undefined,
   );
 });
+
+test("a plural value named with a possessive ('master's students') is that value", () => {
+  const level = {
+    type: "object",
+    properties: { level: { type: "string", enum: ["bachelors", "masters", "phd"] } },
+    required: ["level"],
+  };
+  assert.equal(fillArguments("scholarships for master's students", level).arguments.level, "masters");
+  assert.equal(fillArguments("scholarships for a bachelor's degree", level).arguments.level, "bachelors");
+  assert.equal(fillArguments("scholarships for PhD students", level).arguments.level, "phd");
+});
