@@ -154,6 +154,14 @@ export function placeDates(f: Filler, params: Param[]): void {
     const before = f.text.slice(Math.max(0, d.start - 20), d.start);
     for (const [j, param] of params.entries()) {
       if (param.schema.pattern && !matchesPattern(param, d.value)) continue;
+      // "today" is a value only where the schema says so; an optional date left out is today already.
+      if (
+        d.value === "today" &&
+        !param.required &&
+        !param.schema.pattern &&
+        !/["'“‘]today["'”’]|\bor today\b/.test(param.hint)
+      )
+        continue;
       const isStart = param.words.some((w) => /^(?:start|from|since|begin)/.test(w));
       const isEnd = param.words.some((w) => /^(?:end|to|until|finish)/.test(w));
       let weight = CUE.order / (1 + Math.abs(i - j));

@@ -50,7 +50,11 @@ export function isDateParam(param: Param): boolean {
   return (
     format === "date" ||
     (typeof param.schema.pattern === "string" && param.schema.pattern.includes("\\d{4}-\\d{2}-\\d{2}")) ||
-    /^(?:date|start|end|from_date|to_date|start_date|end_date)$/.test(param.name)
+    /^(?:date|start|end|from_date|to_date|start_date|end_date)$/.test(param.name) ||
+    // "departure_date", or "check_in" described as "Check-in date, YYYY-MM-DD" (not a date with a time).
+    (param.type === "string" &&
+      (param.words.includes("date") || /\byyyy-mm-dd\b(?![t ]?hh)/.test(param.hint)) &&
+      !/\bhh:mm|\bdate-?time\b|\btime\b/.test(param.hint))
   );
 }
 

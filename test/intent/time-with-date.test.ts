@@ -52,3 +52,27 @@ test("a date-time parameter takes the time of day written with its date", () => 
   for (const [query, value] of cases)
     assert.equal(fillArguments(query, viewing).arguments.datetime, value, query);
 });
+
+test("a date parameter named or described as one takes a date", () => {
+  const hostel = schema(
+    { check_in: str("Check-in date, YYYY-MM-DD."), departure_date: str("When to leave") },
+    ["check_in"],
+  );
+  assert.deepEqual(fillArguments("a dorm bed for 4 nights starting 2025-10-02", hostel).arguments, {
+    check_in: "2025-10-02",
+  });
+  const leave = schema({ departure_date: str("When to leave") }, []);
+  assert.deepEqual(fillArguments("leaving on 2025-10-09", leave).arguments, { departure_date: "2025-10-09" });
+});
+
+test("'today' goes to a date parameter that takes it, not to an optional one that defaults to it", () => {
+  const paid = schema(
+    { invoice: str("Invoice"), payment_date: str("Payment date, YYYY-MM-DD. Default is today.") },
+    ["invoice"],
+  );
+  assert.equal(fillArguments("the payment came in today", paid).arguments.payment_date, undefined);
+  const due = schema({ due: { type: "string", pattern: "^(\\d{4}-\\d{2}-\\d{2}|today)$" } }, []);
+  assert.equal(fillArguments("due today", due).arguments.due, "today");
+  const until = schema({ until: str('YYYY-MM-DD or "today"') }, []);
+  assert.equal(fillArguments("count until today", until).arguments.until, "today");
+});
