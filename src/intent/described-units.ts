@@ -89,6 +89,17 @@ function parseUncached(unit: string): Quantity | undefined {
   return undefined;
 }
 
+/** A currency's code ("EUR", "GBP"): js-quantities reads no money. */
+const CURRENCY_CODE = /^[A-Z]{3}$/;
+
+/** Whether two units as written are of one kind ("miles" and "feet"; "EUR" and "GBP"): a list of targets. */
+export function sameKindUnit(a: string, b: string): boolean {
+  if (CURRENCY_CODE.test(a.trim()) && CURRENCY_CODE.test(b.trim())) return true;
+  const first = parse(a);
+  const second = parse(b);
+  return first !== undefined && second !== undefined && first.kind() === second.kind();
+}
+
 function descriptionOf(param: Param): string {
   return typeof param.schema.description === "string" ? param.schema.description : "";
 }

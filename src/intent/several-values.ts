@@ -2,8 +2,10 @@
 // "20 minutes and 15 minutes respectively") asks for several calls, not one: running the first alone
 // would answer half of it and look complete. Such a parameter is reported as ambiguous, with every value,
 // so the caller asks, or splits the request into one call per value.
+import { sameKindUnit } from "./described-units.ts";
 import type { Filler, MissingField, Param } from "./filler.ts";
 import type { Mention, NumberMention } from "./mentions.ts";
+import type { Span } from "./opaque.ts";
 import { findPhrases } from "./recognisers/phrases.ts";
 
 /** Only a joiner between two numbers: "5, 10 and 20 miles" is one list of the unit its last one names. */
@@ -55,6 +57,21 @@ function joinedTo(f: Filler, placed: Mention, kind: readonly Mention[]): Mention
   );
 }
 
+/** Units of the same kind listed after a target unit ("to EUR and GBP", "to miles, feet and inches"). */
+function moreUnits(f: Filler, span: Span, unit: string): { text: string; start: number; end: number }[] {
+  const more: { text: string; start: number; end: number }[] = [];
+  const next = /^(?:\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+)([A-Za-z°][A-Za-z°/²³]*)/;
+  let at = span.end;
+  for (let m = next.exec(f.text.slice(at)); m && more.length < 8; m = next.exec(f.text.slice(at))) {
+    const word = m[1] as string;
+    const start = at + m[0].length - word.length;
+    if (!sameKindUnit(unit, word) || !f.free({ start, end: start + word.length })) break;
+    more.push({ text: word, start, end: start + word.length });
+    at = start + word.length;
+  }
+  return more;
+}
+
 /** A number's written text without the spaces around it, and the span of that text. */
 function trimmed(n: NumberMention): { text: string; start: number; end: number } {
   const lead = n.text.length - n.text.trimStart().length;
@@ -74,7 +91,9 @@ export function severalValues(f: Filler, params: Param[]): MissingField[] {
     const sameSpan = (m: Mention) => m.start === span.start && m.end === span.end;
     const date = f.mentions.dates.find(sameSpan);
     const quoted = value.evidence === "quoted" ? f.mentions.quoted.find(sameSpan) : undefined;
-    if (date)
+    if (value.evidence === "units" && typeof value.value === "string")
+      others = moreUnits(f, span, value.value);
+    else if (date)
       others = joinedTo(f, date, f.mentions.dates).map(({ text, start, end }) => ({ text, start, end }));
     else if (quoted)
       others = joinedTo(f, quoted, f.mentions.quoted).map(({ text, start, end }) => ({ text, start, end }));

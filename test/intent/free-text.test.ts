@@ -154,3 +154,19 @@ test("several values are reported each with its span, dates and quoted texts too
     for (const v of missing?.several ?? []) assert.equal(query.slice(v.start, v.end), v.text, query);
   }
 });
+
+test("units of one kind listed after a conversion's target are several targets; other words are not", () => {
+  const convert = schema({ value: { type: "number" }, from: str("Source unit"), to: str("Target unit") }, [
+    "value",
+    "from",
+    "to",
+  ]);
+  const targets = (query: string) =>
+    fillArguments(query, convert)
+      .missing.find((m) => m.several)
+      ?.several?.map((v) => v.text);
+  assert.deepEqual(targets("convert 5 km to miles and feet"), ["miles", "feet"]);
+  assert.deepEqual(targets("convert 100 USD to EUR, GBP and JPY"), ["EUR", "GBP", "JPY"]);
+  assert.equal(targets("convert 5 km to miles and tell me more"), undefined);
+  assert.equal(targets("convert 5 km to miles and kilograms"), undefined);
+});
