@@ -5,6 +5,15 @@ import type { Filler, Param } from "./filler.ts";
 import type { Span } from "./opaque.ts";
 import { enumHits } from "./place-enums.ts";
 import { enumValues, escapeRegExp } from "./schema-cues.ts";
+
+const direction = (word: string): "from" | "to" | undefined =>
+  /^(?:from|source)$/.test(word) ? "from" : /^(?:to|into|target)$/.test(word) ? "to" : undefined;
+
+/** A parameter's direction by its name's words (from_base, to_bases, source_unit, target_unit), if any. */
+function directionOf(param: Param): "from" | "to" | undefined {
+  return param.words.map(direction).find((d) => d !== undefined);
+}
+
 /** Phrases the tool's examples used for a value they did not write ("monthly" for 12, "binary" for 2). */
 export function fillPhrases(f: Filler, params: Param[], learned: LearnedCues): void {
   const lower = f.text.toLowerCase();
@@ -13,8 +22,19 @@ export function fillPhrases(f: Filler, params: Param[], learned: LearnedCues): v
     const hits: { value: unknown; span: Span }[] = [];
     for (const { phrase, value } of learned.phrases.filter((p) => p.param === param.name)) {
       const at = new RegExp(`\\b${escapeRegExp(phrase)}\\b`).exec(lower);
-      if (at && !hits.some((h) => JSON.stringify(h.value) === JSON.stringify(value)))
-        hits.push({ value, span: { start: at.index, end: at.index + phrase.length } });
+      if (!at || hits.some((h) => JSON.stringify(h.value) === JSON.stringify(value))) continue;
+      const span = { start: at.index, end: at.index + phrase.length };
+      // "from binary" is no target base: the phrase goes to the parameter of the direction it is written in.
+      const before = /([a-z]+)\s*$/.exec(lower.slice(Math.max(0, at.index - 20), at.index))?.[1] ?? "";
+      if (direction(before) && direction(before) !== directionOf(param)) {
+        const counterpart = params.find(
+          (p) => p !== param && !f.has(p) && directionOf(p) === direction(before) && p.type !== "array",
+        );
+        if (counterpart && typeof value === "number" && ["integer", "number"].includes(counterpart.type))
+          f.set(counterpart, value, span, `phrase from the examples, after "${before}"`, "learned");
+        continue;
+      }
+      hits.push({ value, span });
     }
     if (hits.length === 0) continue;
     hits.sort((a, b) => a.span.start - b.span.start);
