@@ -34,8 +34,13 @@ export function fillZones(f: Filler, params: Param[]): MissingField[] {
     const named = zones.find((z) =>
       /\bfrom\s+(?:the\s+)?$/i.test(f.text.slice(Math.max(0, z.start - 12), z.start)),
     );
+    // "9am PST in London": a zone written right after the time is the time's own.
+    const adjacent = zones.find((z) =>
+      stated.some((t) => t.end <= z.start && /^\s*$/.test(f.text.slice(t.end, z.start))),
+    );
     const ofTime =
       named ??
+      adjacent ??
       zones.find(
         (z) =>
           stated.some(

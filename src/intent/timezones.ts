@@ -35,7 +35,34 @@ for (const [alias, zone] of [
 ] as const)
   BY_CITY.set(alias, zone);
 
-const ABBREVIATIONS = new Set(["UTC", "GMT"]);
+/**
+ * Zone abbreviations in capitals, to the zone they are most often written for ("9am PST"): the runtime
+ * names no abbreviation, and each stands for one region's standard and summer time alike.
+ */
+const ABBREVIATIONS = new Map<string, string>([
+  ["UTC", "UTC"],
+  ["GMT", "UTC"],
+  ["PST", "America/Los_Angeles"],
+  ["PDT", "America/Los_Angeles"],
+  ["MST", "America/Denver"],
+  ["MDT", "America/Denver"],
+  ["CST", "America/Chicago"],
+  ["CDT", "America/Chicago"],
+  ["EST", "America/New_York"],
+  ["EDT", "America/New_York"],
+  ["BST", "Europe/London"],
+  ["CET", "Europe/Paris"],
+  ["CEST", "Europe/Paris"],
+  ["EET", "Europe/Athens"],
+  ["EEST", "Europe/Athens"],
+  ["IST", "Asia/Calcutta"],
+  ["SGT", "Asia/Singapore"],
+  ["HKT", "Asia/Hong_Kong"],
+  ["JST", "Asia/Tokyo"],
+  ["KST", "Asia/Seoul"],
+  ["AEST", "Australia/Sydney"],
+  ["AEDT", "Australia/Sydney"],
+]);
 
 /** Zone cities and regions that are also ordinary words, read as places only when capitalised. */
 const COMMON_WORDS = new Set(
@@ -66,8 +93,9 @@ export function findZones(text: string): ZoneMention[] {
   for (let i = 0; i < words.length; i++) {
     const first = words[i];
     if (!first || found.some((f) => first.index >= f.start && first.index < f.end)) continue;
-    if (ABBREVIATIONS.has(first[0])) {
-      found.push({ zone: "UTC", start: first.index, end: first.index + first[0].length });
+    const abbreviated = ABBREVIATIONS.get(first[0]);
+    if (abbreviated) {
+      found.push({ zone: abbreviated, start: first.index, end: first.index + first[0].length });
       continue;
     }
     for (let n = 3; n >= 1; n--) {

@@ -76,3 +76,15 @@ test("'today' goes to a date parameter that takes it, not to an optional one tha
   const until = schema({ until: str('YYYY-MM-DD or "today"') }, []);
   assert.equal(fillArguments("count until today", until).arguments.until, "today");
 });
+
+test("a zone abbreviation right after the time is the time's own zone; the other is the target", () => {
+  const cases: [query: string, source: string, dest: string][] = [
+    ["what time is 9am PST in London", "America/Los_Angeles", "Europe/London"],
+    ["convert 3pm EST to JST", "America/New_York", "Asia/Tokyo"],
+    ["what is 15:00 CET in New York time", "Europe/Paris", "America/New_York"],
+  ];
+  for (const [query, source, dest] of cases) {
+    const { arguments: args } = fillArguments(query, meeting);
+    assert.deepEqual([args.source_zone, args.dest_zone], [source, dest], query);
+  }
+});
