@@ -1,4 +1,5 @@
 // "<n> <unit> to <unit>": a quantity and its source and target units.
+import { currencyCode, takesCurrencyCode } from "./currencies.ts";
 import type { Filler, Param } from "./filler.ts";
 import type { Span } from "./opaque.ts";
 /**
@@ -25,10 +26,21 @@ export function fillUnits(f: Filler, params: Param[]): void {
   );
   const value = params.find((p) => (p.type === "number" || p.type === "integer") && p.required && !f.has(p));
   if (!from || !to) return;
+  // A unit written as a currency's name goes to a parameter that takes codes as its code ("euros": EUR).
+  // The unit's code and span: a two-word name ("Canadian dollars") takes the word after it too.
+  const unitFor = (param: Param, unit: Span & { text: string }): { value: string; span: Span } => {
+    const text = unit.text.trim();
+    if (!takesCurrencyCode(param.hint, param.schema.pattern)) return { value: text, span: unit };
+    const next = /^\s+([A-Za-z]+)/.exec(f.text.slice(unit.end, unit.end + 30));
+    const longer = next ? currencyCode(`${text} ${next[1]}`) : undefined;
+    if (longer && next) return { value: longer, span: { start: unit.start, end: unit.end + next[0].length } };
+    return { value: currencyCode(text) ?? text, span: unit };
+  };
   const place = (n: number, at: Span, source: Span & { text: string }, target: Span & { text: string }) => {
     if (value) f.set(value, n, at, "number before a unit", "units");
-    f.set(from, source.text.trim(), source, "unit after the number", "units");
-    f.set(to, target.text.trim(), target, "unit after 'to'", "units");
+    const [a, b] = [unitFor(from, source), unitFor(to, target)];
+    f.set(from, a.value, a.span, "unit after the number", "units");
+    f.set(to, b.value, b.span, "unit after 'to'", "units");
   };
   // "d": group offsets, so each value keeps the span it came from.
   const forward = new RegExp(`${NUMBER}\\s*${UNIT}\\s+(?:to|in|into|as)\\s+${UNIT}(?![\\w°])`, "id");
