@@ -51,11 +51,15 @@ function dryRun(request: RouteAndExecuteRequest, deps: AnswerDeps): Promise<Rout
   });
 }
 
-/** Whether the split holds: every part finds a tool (a dependent one may not yet), and not every part only asks. */
+/**
+ * Whether the split holds: every part finds a tool (a dependent one may not yet), and not every part only
+ * asks. With `tool`, every part must find that one (the parts of one call per value).
+ */
 async function splitHolds(
   request: RouteAndExecuteRequest,
   intents: string[],
   deps: AnswerDeps,
+  tool?: string,
 ): Promise<boolean> {
   const planned: RouteAndExecuteResponse[] = [];
   for (const [i, intent] of intents.entries()) {
@@ -63,6 +67,7 @@ async function splitHolds(
     // A part that works on another's result ("… and then double it") cannot be dropped by answering the
     // request whole: it stays, unanswered.
     if (plan.status === "no_match" && !(i > 0 && DEPENDENT.test(intent))) return false;
+    if (tool !== undefined && plan.tool !== tool) return false;
     planned.push(plan);
   }
   // Parts that all ask for input ("compare the two versions and tell me which is newer") were one request;
@@ -156,15 +161,10 @@ const JOINER = /,|\b(?:and|or|respectively)\b/i;
 async function perValue(request: RouteAndExecuteRequest, deps: AnswerDeps): Promise<string[] | undefined> {
   if (request.arguments || !JOINER.test(request.query)) return undefined;
   const plan = await dryRun(request, deps);
-  if (plan.status !== "needs_input" || !plan.missing) return undefined;
+  if (plan.status !== "needs_input" || !plan.missing || !plan.tool) return undefined;
   const parts = onePerValue(request.query, plan.missing, MAX_INTENTS);
-  if (!parts || !(await splitHolds(request, parts, deps))) return undefined;
   // Each part is the whole request's call with one value: a part that another tool answers is no such call.
-  for (const part of parts) {
-    const partPlan = await dryRun({ ...request, query: part }, { ...deps, part: true });
-    if (partPlan.tool !== plan.tool) return undefined;
-  }
-  return parts;
+  return parts && (await splitHolds(request, parts, deps, plan.tool)) ? parts : undefined;
 }
 
 /** Each part in order; a later part may work on an earlier one's result. */
