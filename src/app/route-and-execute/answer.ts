@@ -153,6 +153,12 @@ const DEFAULTS_MARGIN = 0.2;
  */
 const ASK_MARGIN = 0.12;
 
+/** The names a tool's schema requires. */
+function requiredOf(tool: Tool): string[] {
+  const required = (tool.inputSchema as { required?: unknown }).required;
+  return Array.isArray(required) ? required.filter((r): r is string => typeof r === "string") : [];
+}
+
 /**
  * Whether a candidate is set aside for want of evidence; the reason goes into its `why`. Quoted text and
  * bare numbers are values any tool could take, so a fill resting on them alone says nothing of the tool's
@@ -160,8 +166,7 @@ const ASK_MARGIN = 0.12;
  * \"drawer\"" is not a request for text statistics, however well the quoted word fits its text parameter).
  */
 function declined(c: Candidate, threshold: number): boolean {
-  const required = (c.tool.inputSchema as { required?: unknown }).required;
-  const requiresNothing = !Array.isArray(required) || required.length === 0;
+  const requiresNothing = requiredOf(c.tool).length === 0;
   // Several numbers placed as a list are for a tool that takes a list, not any tool.
   if (strongEvidence(c, !requiresNothing) || c.fill.filled.some((v) => v.evidence === "list")) return false;
   // A bare tool (an imported function) is scored on its description alone, the scale the shipped threshold
@@ -182,11 +187,6 @@ function declined(c: Candidate, threshold: number): boolean {
       : "declined: the request gives it only values any tool could take, and the words are weak",
   );
   return true;
-}
-
-function requiredOf(tool: Tool): string[] {
-  const required = (tool.inputSchema as { required?: unknown }).required;
-  return Array.isArray(required) ? required.filter((r): r is string => typeof r === "string") : [];
 }
 
 /** Score adjustments from the arguments: exact evidence moves a candidate, words alone do not. */
