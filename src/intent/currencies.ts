@@ -35,10 +35,15 @@ for (const [word, code] of [
 ] as const)
   BY_NAME.set(word, code);
 
+/** Whether a unit as written is a currency's code ("EUR"): three capitals. */
+export function isCurrencyCode(text: string): boolean {
+  return /^[A-Z]{3}$/.test(text.trim());
+}
+
 /** The ISO 4217 code a currency name as written stands for, or undefined. */
 export function currencyCode(text: string): string | undefined {
   const trimmed = text.trim();
-  if (/^[A-Z]{3}$/.test(trimmed)) return trimmed;
+  if (isCurrencyCode(trimmed)) return trimmed;
   return BY_NAME.get(trimmed.toLowerCase().replace(/\s+/g, " "));
 }
 

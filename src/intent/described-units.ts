@@ -6,6 +6,7 @@
 // leaves the number as stated.
 import { createRequire } from "node:module";
 import { LRUCache } from "lru-cache";
+import { isCurrencyCode } from "./currencies.ts";
 import type { Param } from "./filler.ts";
 import type { NumberMention } from "./mentions.ts";
 
@@ -89,12 +90,12 @@ function parseUncached(unit: string): Quantity | undefined {
   return undefined;
 }
 
-/** A currency's code ("EUR", "GBP"): js-quantities reads no money. */
-const CURRENCY_CODE = /^[A-Z]{3}$/;
-
-/** Whether two units as written are of one kind ("miles" and "feet"; "EUR" and "GBP"): a list of targets. */
+/**
+ * Whether two units as written are of one kind ("miles" and "feet"; "EUR" and "GBP", which js-quantities
+ * does not read): a list of targets.
+ */
 export function sameKindUnit(a: string, b: string): boolean {
-  if (CURRENCY_CODE.test(a.trim()) && CURRENCY_CODE.test(b.trim())) return true;
+  if (isCurrencyCode(a) && isCurrencyCode(b)) return true;
   const first = parse(a);
   const second = parse(b);
   return first !== undefined && second !== undefined && first.kind() === second.kind();

@@ -3,7 +3,7 @@
 // and an identifier (order_id, item_sku, station_id, path, plan_ids).
 // Such values are no names and no numbers: the free-text step skips id parameters, and the number step would
 // read "55-8812" as two numbers.
-import type { Filler, Param } from "./filler.ts";
+import { type Filler, type JsonSchema, type Param, typeOf } from "./filler.ts";
 import { namesWord } from "./place-numbers.ts";
 import { enumValues, isDateParam, opaqueKindsFor } from "./schema-cues.ts";
 
@@ -26,8 +26,9 @@ const JOINER = /^\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or|&)\s+)$/i;
 const singular = (word: string) => word.replace(/(?<=..)s$/, "");
 
 function takesId(param: Param): boolean {
-  const items = param.schema.items as { type?: unknown } | undefined;
-  const text = param.type === "string" || (param.type === "array" && items?.type === "string");
+  const text =
+    param.type === "string" ||
+    (param.type === "array" && typeOf((param.schema.items ?? {}) as JsonSchema) === "string");
   if (!text || enumValues(param).length > 0 || isDateParam(param)) return false;
   if (typeof param.schema.format === "string" || opaqueKindsFor(param).length > 0) return false;
   return param.words.some((w) => ID_WORDS.has(singular(w)));

@@ -4,6 +4,7 @@ import type { MissingField } from "./fill.ts";
 import type { Filler, Param } from "./filler.ts";
 import type { Span } from "./opaque.ts";
 import { enumHits } from "./place-enums.ts";
+import { wordBefore } from "./recognisers/span.ts";
 import { enumValues, escapeRegExp } from "./schema-cues.ts";
 
 const direction = (word: string): "from" | "to" | undefined =>
@@ -25,7 +26,7 @@ export function fillPhrases(f: Filler, params: Param[], learned: LearnedCues): v
       if (!at || hits.some((h) => JSON.stringify(h.value) === JSON.stringify(value))) continue;
       const span = { start: at.index, end: at.index + phrase.length };
       // "from binary" is no target base: the phrase goes to the parameter of the direction it is written in.
-      const before = /([a-z]+)\s*$/.exec(lower.slice(Math.max(0, at.index - 20), at.index))?.[1] ?? "";
+      const before = wordBefore(lower, at.index);
       if (direction(before) && direction(before) !== directionOf(param)) {
         const counterpart = params.find(
           (p) => p !== param && !f.has(p) && directionOf(p) === direction(before) && p.type !== "array",

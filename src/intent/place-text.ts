@@ -1,8 +1,9 @@
 // Opaque values, quoted text, identifiers, the text after a colon and named flags to their parameters.
-import type { Filler, Param } from "./filler.ts";
+import { type Filler, type JsonSchema, type Param, typeOf } from "./filler.ts";
 import type { OpaqueValue } from "./opaque.ts";
 import { namesEnumValue } from "./place-enums.ts";
 import { namesWord } from "./place-numbers.ts";
+import { LIST_JOINER, labelBefore } from "./recognisers/span.ts";
 import { escapeRegExp, isDateParam, matchesPattern, opaqueKindsFor, TEXT_NAMES } from "./schema-cues.ts";
 /**
  * Opaque values (emails, URLs, ids) to the parameters that take their kind: to the one whose own word comes
@@ -20,12 +21,12 @@ export function fillOpaque(f: Filler, params: Param[]): void {
       previous?.param.type === "array" && LIST_JOINER.test(f.text.slice(previous.end, value.start))
         ? previous.param
         : undefined;
-    const before = wordBeforeValue(f.text, value.start);
+    const before = labelBefore(f.text, value.start);
     const param =
       (continues && takers.includes(continues) ? continues : undefined) ??
       takers.find((p) => before !== "" && namesWord(p, before)) ??
       takers.find((p) => p.type !== "array") ??
-      takers.find((p) => p.type === "array" && arrayOf(p) === "string");
+      takers.find((p) => p.type === "array" && typeOf((p.schema.items ?? {}) as JsonSchema) === "string");
     if (!param) continue;
     previous = { param, end: value.end };
     if (param.type === "array") {
@@ -48,18 +49,6 @@ export function fillOpaque(f: Filler, params: Param[]): void {
     );
     f.placedOpaque.push(first.kind);
   }
-}
-
-const LIST_JOINER = /^\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or)\s+)$/i;
-
-/** The word right before a value, lower case. */
-function wordBeforeValue(text: string, start: number): string {
-  return /([a-zA-Z]+)[\s:]*$/.exec(text.slice(Math.max(0, start - 60), start))?.[1]?.toLowerCase() ?? "";
-}
-
-function arrayOf(param: Param): string | undefined {
-  const items = param.schema.items as { type?: unknown } | undefined;
-  return typeof items?.type === "string" ? items.type : undefined;
 }
 
 export function fillBooleans(f: Filler, params: Param[]): void {

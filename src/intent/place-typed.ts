@@ -4,6 +4,7 @@ import { assignBest, type Candidate } from "./assign.ts";
 import type { Filler, MissingField, Param } from "./filler.ts";
 import type { Span } from "./opaque.ts";
 import { CUE, MAX_ASSIGNED, namesWord } from "./place-numbers.ts";
+import { labelBefore } from "./recognisers/span.ts";
 import { findWordedExpressions } from "./recognisers/worded-expressions.ts";
 import { isDateParam, matchesPattern } from "./schema-cues.ts";
 
@@ -53,7 +54,7 @@ export function fillTyped(f: Filler, params: Param[]): void {
   for (const color of mentions.colors) {
     const open = colourParams.filter((p) => !f.has(p));
     if (open.length === 0 || !f.free(color)) continue;
-    const before = /([a-z]+)[\s:]*$/i.exec(f.text.slice(Math.max(0, color.start - 30), color.start))?.[1];
+    const before = labelBefore(f.text, color.start);
     const after = /^\s*(?:as|for)\s+(?:the\s+)?([a-z]+)/i.exec(f.text.slice(color.end, color.end + 30))?.[1];
     const names = (word: string | undefined) => (p: Param) =>
       word !== undefined && namesWord(p, word.toLowerCase());

@@ -7,9 +7,7 @@ import type { Filler, MissingField, Param } from "./filler.ts";
 import type { Mention, NumberMention } from "./mentions.ts";
 import type { Span } from "./opaque.ts";
 import { findPhrases } from "./recognisers/phrases.ts";
-
-/** Only a joiner between two numbers: "5, 10 and 20 miles" is one list of the unit its last one names. */
-const BARE_JOINER = /^\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or)\s+)$/i;
+import { LIST_JOINER } from "./recognisers/span.ts";
 
 /**
  * Numbers joined by "and", "or" or a comma with the same word after them ("20 minutes and 15 minutes"), or
@@ -22,12 +20,12 @@ function sameKindNumbers(f: Filler, placed: NumberMention): NumberMention[] {
   for (let i = at + 1; i < numbers.length; i++) {
     const previous = list.at(-1) as NumberMention;
     const next = numbers[i] as NumberMention;
-    if (!BARE_JOINER.test(f.text.slice(previous.end, next.start))) break;
+    if (!LIST_JOINER.test(f.text.slice(previous.end, next.start))) break;
     list.push(next);
   }
   for (let i = at - 1; i >= 0; i--) {
     const previous = numbers[i] as NumberMention;
-    if (!BARE_JOINER.test(f.text.slice(previous.end, (list[0] as NumberMention).start))) break;
+    if (!LIST_JOINER.test(f.text.slice(previous.end, (list[0] as NumberMention).start))) break;
     list.unshift(previous);
   }
   const range = (list[0] as NumberMention).previous === "between" && list.length === 2;

@@ -36,8 +36,23 @@ export function wordBefore(text: string, end: number): string {
   return text.slice(start, stop).toLowerCase();
 }
 
+/**
+ * The word a value is labelled by: the one before `start` across spaces and a colon ("background: #fafafa",
+ * "candidate jane@x.org"), lower case, or "". Scanned backwards by hand, as `wordBefore` is.
+ */
+export function labelBefore(text: string, start: number): string {
+  let stop = start;
+  while (stop > 0 && /[\s:]/.test(text[stop - 1] as string)) stop--;
+  let begin = stop;
+  while (begin > 0 && stop - begin < 40 && /[a-zA-Z]/.test(text[begin - 1] as string)) begin--;
+  return text.slice(begin, stop).toLowerCase();
+}
+
 /** The word that starts right after `start` (only whitespace between), lower case, or "". */
 export function wordAfter(text: string, start: number): string {
   // "72-hour", "a 30-year loan": the word a hyphen joins to the number is the word after it.
   return /^(?:\s*|-)([a-zA-Z]+)/.exec(text.slice(start, start + 60))?.[1]?.toLowerCase() ?? "";
 }
+
+/** All that stands between two items of one list: a comma, "and" or "or" ("5, 10 and 20", "a@x, b@y"). */
+export const LIST_JOINER = /^\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or)\s+)$/i;
