@@ -1,6 +1,6 @@
 // A request that names several values for one single-valued parameter is answered as one part per value,
-// on a catalog this test makes up, with a stand-in router (scores by a word of the description) and a
-// stand-in runner that records each call. The rewriting itself is table-driven on the filler's report.
+// on a catalog this test makes up, with the stand-in router and runner of stand-in-answer.ts (the weather
+// tool first; the runner records each call). The rewriting itself is table-driven on the filler's report.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { RouteResponse } from "../../src/app/index.ts";
@@ -8,6 +8,7 @@ import { onePerValue } from "../../src/app/route-and-execute/fan-out.ts";
 import { answerRequest } from "../../src/app/route-and-execute/request.ts";
 import type { Tool } from "../../src/catalog/index.ts";
 import { fillArguments } from "../../src/intent/index.ts";
+import { standInDeps } from "./stand-in-answer.ts";
 
 const text = (description: string) => ({ type: "string", description });
 const tools: Tool[] = [
@@ -35,35 +36,8 @@ const tools: Tool[] = [
   },
 ];
 
-function standIns() {
-  const ran: { tool: string; arguments: Record<string, unknown> }[] = [];
-  return {
-    ran,
-    deps: {
-      route: async (request: { query: string }): Promise<RouteResponse> => {
-        const words = request.query.toLowerCase();
-        const ranked = tools
-          .map((t) => ({
-            name: t.name,
-            score: words.includes(t.description.split(" ")[1]?.toLowerCase() ?? "") ? 0.7 : 0.05,
-          }))
-          .sort((a, b) => b.score - a.score);
-        return {
-          query: request.query,
-          matched: true,
-          threshold: 0.1,
-          tools: ranked,
-        } as unknown as RouteResponse;
-      },
-      getTool: (name: string) => tools.find((t) => t.name === name),
-      run: async (tool: Tool, args: Record<string, unknown>) => {
-        ran.push({ tool: tool.name, arguments: args });
-        return { status: "completed" as const, tool: tool.name, steps: [] };
-      },
-      noMatch: async () => ({ status: "no_match" as const, steps: [] }),
-    },
-  };
-}
+/** The stand-in router ranks the weather tool first, whatever the part. */
+const standIns = () => standInDeps(tools.map((t, i): [Tool, number] => [t, i === 0 ? 0.7 : 0.05]));
 
 const missingOf = (query: string, tool: Tool) =>
   fillArguments(query, tool.inputSchema as Record<string, unknown>).missing;
@@ -117,7 +91,7 @@ test("lists of different lengths, or more values than parts allowed, are not fan
 });
 
 test("several cities: one call per city, each once, in one accounted answer", async () => {
-  const { ran, deps } = standIns();
+  const deps = standIns();
   const answer = await answerRequest({ query: "the weather in Paris and London" }, deps);
   assert.deepEqual(
     answer.intents?.map((part) => part.intent),
@@ -130,11 +104,11 @@ test("several cities: one call per city, each once, in one accounted answer", as
   });
   assert.deepEqual(proposed, [[["city", "Paris"]], [["city", "London"]]]);
   // Whatever the bar lets run, no call runs twice.
-  assert.equal(new Set(ran.map((c) => JSON.stringify(c))).size, ran.length);
+  assert.equal(new Set(deps.ran.map((c) => JSON.stringify(c))).size, deps.ran.length);
 });
 
 test("one value is answered whole, as before", async () => {
-  const { deps } = standIns();
+  const deps = standIns();
   const answer = await answerRequest({ query: "the weather in Paris" }, deps);
   assert.equal(answer.intents, undefined);
   assert.equal(answer.tool, "city_weather");
@@ -180,7 +154,7 @@ test("no part per value when the router answers one part with another tool", asy
     description: "Lookup of a mythical place",
     inputSchema: { type: "object", properties: { place: text("The place") }, required: ["place"] },
   };
-  const { deps } = standIns();
+  const deps = standIns();
   const route = async (request: { query: string }): Promise<RouteResponse> => {
     // Stand-in: "Atlantis" alone is a myth; the whole request and its Paris part are about weather.
     const mythical = request.query.includes("Atlantis") && !request.query.includes("Paris");
