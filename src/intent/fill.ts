@@ -16,6 +16,7 @@ import {
   paramsOf,
 } from "./filler.ts";
 import type { OpaqueValue } from "./opaque.ts";
+import { fillCurrencies } from "./place-currencies.ts";
 import { fillDescribedValues, fillEnums } from "./place-enums.ts";
 import { fillIdentifiers } from "./place-ids.ts";
 import { contestedEnums, fillPhrases, fillValueWords } from "./place-learned.ts";
@@ -59,6 +60,7 @@ export function fillArguments(
   fillTyped(f, params);
   const unplaced = fillZones(f, params);
   fillUnits(f, params);
+  fillCurrencies(f, params);
   fillLists(f, params);
   fillNumbers(f, params);
   fillBooleans(f, params);

@@ -52,3 +52,46 @@ test("a conversion between currencies named in words fills their codes; other un
     to: "kg",
   });
 });
+
+// A currency parameter of an imported definition says only "currency": no pattern, no word of codes.
+const rate = {
+  type: "object",
+  properties: {
+    base_currency: { type: "string", description: "The base currency." },
+    target_currency: { type: "string", description: "The currency to convert to." },
+    amount: { type: "number", description: "The amount to convert." },
+  },
+  required: ["base_currency", "target_currency"],
+};
+const worth = {
+  type: "object",
+  properties: {
+    name: { type: "string" },
+    currency: { type: "string", description: "The currency of the worth." },
+  },
+  required: ["name"],
+};
+
+const exchanges: [request: string, base: string | undefined, target: string | undefined][] = [
+  ["the exchange rate from British pounds to Japanese yen", "GBP", "JPY"],
+  ["How many Canadian dollars can I get for 500 US dollars?", "USD", "CAD"],
+  ["what are €200 worth in Swiss francs", "EUR", "CHF"],
+  ["how much is 20000 Japanese Yen in United States Dollar", "JPY", "USD"],
+  ["rate of the yen to the euro", "JPY", "EUR"],
+  // One currency named: which side it is on is not said.
+  ["the rate for euros", undefined, undefined],
+  // Ordinary words that end a currency's name name no currency.
+  ["the real rate I won from the mark to gold", undefined, undefined],
+];
+
+for (const [request, base, target] of exchanges)
+  test(`currencies of ${JSON.stringify(request)}`, () => {
+    const { arguments: args } = fillArguments(request, rate);
+    assert.equal(args.base_currency, base);
+    assert.equal(args.target_currency, target);
+  });
+
+test("a single currency parameter takes the one currency named, as its code", () => {
+  assert.equal(fillArguments("the net worth in euro of Messi", worth).arguments.currency, "EUR");
+  assert.equal(fillArguments("the net worth of Messi", worth).arguments.currency, undefined);
+});
