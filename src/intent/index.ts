@@ -9,6 +9,7 @@ export {
   type Doubt,
 } from "./bare-confidence.ts";
 export { type Evidence, FILL_CONFIDENCE, FILL_CONFIDENCE_BAR, fillConfidence } from "./confidence.ts";
+export { dataKind } from "./data-kind.ts";
 export { type ExampleCall, learnFromExamples } from "./examples.ts";
 export {
   type FilledValue,

@@ -2,9 +2,17 @@
 // this, then hash that") split into its intents, and a later intent's reference to an earlier result
 // ("that number", "the result") replaced by that result. The split is only a proposal: the caller keeps it
 // when every part routes on its own.
+import { findQuoted } from "./recognisers/quoted.ts";
+import { isStatement } from "./recognisers/statements.ts";
 
 const VERBS =
   "what|what's|whats|how|is|are|does|do|convert|calculate|compute|tell|give|show|check|validate|verify|decode|encode|hash|url|base64|slugify|make|generate|create|uppercase|lowercase|find|get|list|compare|count|explain|split|turn|add";
+
+/** The end of a sentence that the next one follows. */
+const SENTENCE_END = /\.\s+(?=\p{L})/u;
+
+/** Words that ask the same of several things a request states. */
+const EACH = /\b(?:both|each|either|respectively|all (?:of )?(?:them|these|those|three|four|five))\b/i;
 
 /** Separators between intents, strongest first. */
 const SEPARATORS = [
@@ -14,7 +22,7 @@ const SEPARATORS = [
   new RegExp(`\\s+then\\s+(?=(?:${VERBS})\\b)`, "i"),
   /\s*;\s*/,
   /\?\s+(?:and\s+)?(?:also\s+)?/i,
-  /\.\s+(?=\p{L})/u,
+  SENTENCE_END,
   /,?\s+and also\s+/i,
   new RegExp(`,?\\s+(?:plus|as well as)\\s+(?=(?:${VERBS})\\b)`, "i"),
   new RegExp(`,?\\s+and\\s+(?=(?:${VERBS})\\b)`, "i"),
@@ -24,13 +32,31 @@ const SEPARATORS = [
   /(?<=["'”]\s*)\s+and\s+(?=[^"'“]*["'“][^"'”]+["'”][^"'“]*$)/,
 ];
 
-function splitOnce(text: string, separator: RegExp): string[] {
+/**
+ * Whether a statement before a question is its context, not a request of its own ("The receipt shows 59.80
+ * with 15% GST included. What was the amount before GST?"). Only in a message of two sentences: a longer
+ * one that states several things states a part in each ("The first equation has a = 2, b = 5. The second
+ * …"), as does one that asks the same of each ("… What is the final speed of both?").
+ */
+function statesContext(query: string): boolean {
+  const sentences = query.split(/[.?!]+\s+(?=\p{L})/u).filter((s) => s.trim().length > 0);
+  return sentences.length === 2 && !EACH.test(query);
+}
+
+function splitOnce(text: string, separator: RegExp, context: boolean): string[] {
   const global = new RegExp(separator.source, `${separator.flags.replace("g", "")}g`);
+  // Quoted text is one value, whatever it says ("count the sentences in \"Ship it. Fix it.\"").
+  // Quotes around the whole request are no value's: the message was pasted with them.
+  const quoted = findQuoted(text)
+    .map((q) => ({ start: q.start - 1, end: q.end + 1 }))
+    .filter((q) => q.start > 0 || q.end < text.trim().length);
   const parts: string[] = [];
   let at = 0;
   for (const match of text.matchAll(global)) {
+    if (quoted.some((q) => match.index >= q.start && match.index < q.end)) continue;
     const left = text.slice(at, match.index);
     const right = text.slice(match.index + match[0].length);
+    if (separator === SENTENCE_END && context && isStatement(left)) continue;
     // "between 2024-01-01 and 2024-12-25", "1.0.0 and 1.2.0", "12, 15 and 31", "5, 10 and 20 miles to km":
     // one intent's values.
     if (
@@ -65,13 +91,16 @@ export function splitIntents(query: string): string[] {
   const numbered = query.split(/(?:^|\s+)\d+[.)]\s+/).filter((p) => p.trim().length > 0);
   if (/^\s*1[.)]\s/.test(query) && numbered.length >= 2) return numbered.map((p) => p.trim());
   let parts = [query.trim()];
-  for (const separator of SEPARATORS) parts = parts.flatMap((p) => splitOnce(p, separator));
+  const context = statesContext(query);
+  for (const separator of SEPARATORS) parts = parts.flatMap((p) => splitOnce(p, separator, context));
   const first = parts[0] ?? query;
   return parts.map((p, i) => (i === 0 ? p : complete(p, first)));
 }
 
+// A bare "that" is a reference ("convert that to hex", "is that a leap year"), unless it opens a clause
+// about a noun before it ("the cron line that our retry job uses").
 const REFERENCE =
-  /\bthat number of\b|\b(?:that|the) (?:number|value|result|date|amount|text|string)\b|\bthat\b|(?<=\b(?:make|turn|convert|encode|decode|hash|change|put|give|show|slugify|uppercase|lowercase|reverse|count)\s+)it\b|(?<=\b(?:in|of)\s+)it\b/i;
+  /\bthat number of\b|\b(?:that|the) (?:number|value|result|date|amount|text|string)\b|\bthat\b(?!\s+(?:our|we|i|you|they|he|she|my|your|their|his|her|its|the|this)\b)|(?<=\b(?:make|turn|convert|encode|decode|hash|change|put|give|show|slugify|uppercase|lowercase|reverse|count)\s+)it\b|(?<=\b(?:in|of)\s+)it\b/i;
 
 /** Whether an intent refers to the previous one's result. */
 export function refersBack(intent: string): boolean {

@@ -44,6 +44,15 @@ function answered(target: Mention, names: Set<string>): boolean {
   return names.has(word) || (word.endsWith("s") && names.has(word.slice(0, -1))) || names.has(`${word}s`);
 }
 
+/** A value as written, for telling a repeat: lower case, without quotes, a plural "s" or a sign. */
+function valueText(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/^["'“`]+|["'”`]+$/g, "")
+    .replace(/(?<=\d)s$/, "")
+    .trim();
+}
+
 /**
  * The stated values outside every span the call placed a value from: numbers (but a lone "one", which is
  * as often a pronoun as a quantity), quoted text, dates, times, versions, colours, opaque values and a
@@ -67,5 +76,10 @@ export function unusedValues(f: Filler, output?: JsonSchema): Mention[] {
     ...targetUnits(f.text).filter((t) => !answered(t, outputNames(output))),
   ];
   const covered = (s: Span) => placed.some((p) => s.start < p.end && s.end > p.start);
-  return stated.filter((s) => !covered(s));
+  // The same value stated again ("a bunch of 429s. What does 429 mean") is the one the call took.
+  const taken = new Set(placed.map((p) => valueText(f.text.slice(p.start, p.end))));
+  // A number in words that counts a list the call took is that list's size ("the last six runs: 4, 8, …").
+  const sizes = new Set(f.filled.flatMap((v) => (Array.isArray(v.value) ? [v.value.length] : [])));
+  const counted = (s: Mention) => m.numbers.some((n) => n.words && n.start === s.start && sizes.has(n.value));
+  return stated.filter((s) => !covered(s) && !taken.has(valueText(s.text)) && !counted(s));
 }

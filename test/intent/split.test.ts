@@ -30,6 +30,32 @@ const splits: [query: string, intents: string[]][] = [
     "convert 5 miles to km and 20 celsius to fahrenheit",
     ["convert 5 miles to km", "convert 20 celsius to fahrenheit"],
   ],
+  // Quoted text is one value, whatever punctuation it holds.
+  [
+    'word count for this tagline: "Ship it today. Fix it tomorrow; regret it never."',
+    ['word count for this tagline: "Ship it today. Fix it tomorrow; regret it never."'],
+  ],
+  // Quotes around the whole message are no value's.
+  [
+    '"What is the population of Canada, and what is the largest city in Brazil?"',
+    ['"What is the population of Canada', 'what is the largest city in Brazil?"'],
+  ],
+  // A sentence that states what the next one asks about is its context.
+  [
+    "The receipt shows 59.80 and that includes 15% GST. What was the amount before GST?",
+    ["The receipt shows 59.80 and that includes 15% GST. What was the amount before GST?"],
+  ],
+  [
+    "API gateway log shows a bunch of 429s. What does 429 mean, and also explain the cron */10 * * * *",
+    ["API gateway log shows a bunch of 429s. What does 429 mean", "explain the cron */10 * * * *"],
+  ],
+  // Statements of several things the request asks the same of are parts.
+  [
+    "The first object fell 10 m. The second fell 20 m. What is the final speed of both?",
+    ["The first object fell 10 m", "The second fell 20 m", "What is the final speed of both?"],
+  ],
+  // A sentence that asks splits as before.
+  ["Hash 'abc' with md5. Double 21.", ["Hash 'abc' with md5", "Double 21."]],
 ];
 
 for (const [query, intents] of splits)
@@ -43,6 +69,9 @@ const references: [intent: string, value: unknown, resolved: string | undefined]
   ["convert that number to hexadecimal", 42, "convert 42 to hexadecimal"],
   // "it" as the subject of a clause is not a reference to a result.
   ["what time is it in Tokyo", 3, undefined],
+  // "that" opening a clause about the noun before it is no reference either.
+  ["explain the cron */10 * * * * that our retry job uses", "x", undefined],
+  ["is that a leap year", 2024, "is 2024 a leap year"],
 ];
 
 for (const [intent, value, resolved] of references)

@@ -43,6 +43,13 @@ const cases: [query: string, schema: Record<string, unknown>, unused: string[]][
   // A lone "one" is as often a pronoun as a quantity.
   ["one of us wants 3 tickets", tickets, []],
   ["the event on 2024-07-01", event, []],
+  // The value taken, stated again ("429s … 429"), and a number in words that counts the list taken.
+  ["a bunch of 3s in the log: what are 3 tickets", tickets, []],
+  [
+    "the last four runs: 4, 8, 15, 16",
+    object({ numbers: { type: "array", items: { type: "number" } } }, ["numbers"]),
+    [],
+  ],
 ];
 
 for (const [query, schema, unused] of cases)

@@ -5,6 +5,7 @@
 import { type Tool, validateAgainstSchema } from "../../catalog/index.ts";
 import {
   askedForWords,
+  dataKind,
   type Evidence,
   FILL_CONFIDENCE,
   type FillResult,
@@ -291,9 +292,14 @@ function routingQuery(text: string, supplied: Record<string, unknown>): string {
   // The text after "…: " is the data to work on, not the instruction ("count the words in: …").
   // Quoted text is data too ("slugify \"Hello World\"" is about slugs, not greetings).
   // Quotes go first: a colon inside them ("slugify 'Hello World: A Guide!'") does not start the data.
+  // The data's kind is routed on in its place ("quick sanity check: (17+5)*3" is about an expression), and
+  // a sentence after a list of numbers is instruction again ("…: 4, 8, 15. Give me the mean").
   const instruction = text
     .replace(/"[^"]+"|(?<![\w])'[^']+'(?![\w])|“[^”]+”/g, "text")
-    .replace(/^((?:\S+\s+){2,}\S+?):\s+\S[\s\S]*$/, "$1");
+    .replace(/^((?:\S+\s+){2,}\S+?):\s+(\S[\s\S]*)$/, (_all, lead: string, data: string) => {
+      const kind = dataKind(data);
+      return [lead, kind.label, kind.after].filter(Boolean).join(" ");
+    });
   // The names of the arguments the agent sent say what the tool takes ("when was this" with a timestamp).
   const named = Object.keys(supplied)
     .map((k) => k.replace(/[_-]+/g, " "))

@@ -1,21 +1,10 @@
 // Free-text values in a request: the noun phrases ("plasma membrane", "the Amazon rainforest", "Taylor Swift",
 // "Washington D.C."), each with its span, the word that introduces it ("in", "by", "from") and what kind of
-// name it is (a place, a person, an organisation). compromise (MIT, no network, ~2 MB, no native code) tags
-// each word with its part of speech and knows common places, first names and organisations; a hand-made
-// word list could not tell "Monterey" from "Find". Phrases are runs of nouns and their modifiers cut at
+// name it is (a place, a person, an organisation), from compromise's tags (nlp.ts); a hand-made word list
+// could not tell "Monterey" from "Find". Phrases are runs of nouns and their modifiers cut at
 // punctuation, prepositions, verbs and conjunctions; a run of phrases joined by "and"/"," is a list.
-import { createRequire } from "node:module";
-import type nlpType from "compromise";
+import { loadNlp } from "./nlp.ts";
 import type { Mention } from "./span.ts";
-
-// compromise is loaded by the first request read for phrases: every other command and process (the CLI's
-// exec, validate, route) would otherwise pay for loading it at start, a large part of their time.
-const require = createRequire(import.meta.url);
-let nlp: typeof nlpType | undefined;
-const loadNlp = (): typeof nlpType => {
-  nlp ??= require("compromise") as typeof nlpType;
-  return nlp;
-};
 
 export interface PhraseMention extends Mention {
   /** The word right before it, skipping articles ("in", "by", "of"), lower case, or "". */

@@ -37,10 +37,10 @@ export function findShapes(text: string): Shapes {
   return {
     versions: allMatches(
       text,
-      /(?<![\w.])v?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]*[0-9A-Za-z])?(?:\+[0-9A-Za-z.-]+)?(?![\w.])/g,
+      // A version may end a sentence ("… to 0.5.0. Is that …"): a period after it is no fourth part.
+      /(?<![\w.])v?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]*[0-9A-Za-z])?(?:\+[0-9A-Za-z.-]+)?(?!\w|\.\w)/g,
     ),
     colors: allMatches(text, /#[0-9a-fA-F]{3,8}\b|\b(?:rgb|hsl)a?\([^)]*\)/g),
-    // "sqrt(144) + 3^2": a function name before a parenthesis belongs to the expression.
     // "sqrt(144) + 3^2": a function name belongs to the expression, or only "(144) + 3^2" is left of it.
     expressions: expressions(text).filter(
       (m) =>

@@ -6,6 +6,8 @@ import { findShapes, type Shapes } from "../../../src/intent/recognisers/shapes.
 
 const cases: [string, keyof Shapes, string[]][] = [
   ["is 1.2.10 newer than 1.2.9", "versions", ["1.2.10", "1.2.9"]],
+  // A version that ends a sentence.
+  ["bump it from 0.4.7 to 0.5.0. Is that breaking?", "versions", ["0.4.7", "0.5.0"]],
   ["compare 3.0.0-beta.1 and 3.0.0", "versions", ["3.0.0-beta.1", "3.0.0"]],
   ["convert #ff0000 to rgb", "colors", ["#ff0000"]],
   ["the hex for rgb(0, 128, 255)", "colors", ["rgb(0, 128, 255)"]],

@@ -1,0 +1,41 @@
+// Whether a sentence states something rather than asks for it: "The receipt shows 59.80", "dependabot
+// wants to bump a lib from 0.4.7 to 0.5.0", "prod started throwing 503s". It opens with none of the ways a
+// request opens (a question word, "please", "I need", an imperative verb before its object) and has a
+// verb with a subject before it, by compromise's tags (nlp.ts).
+import { loadNlp } from "./nlp.ts";
+
+const ASKS =
+  /^\s*(?:\W\s*)*(?:(?:also|then|and|now|next|finally|plus|additionally|so)\b[\s,]*)*(?:please|pls|kindly|can|could|would|will|should|shall|may|is|are|was|were|do|does|did|what|what's|whats|which|who|whom|whose|when|where|why|how|i need|i want|i'd like|i would like|we need|we want|help|let me|tell|give|show|find|get|check|convert|calculate|compute|work out|figure out|list|make|turn|decode|encode|hash|generate|create|count|explain|compare|validate|verify|look up|lookup)\b/i;
+
+interface Term {
+  text: string;
+  tags: string[];
+}
+
+/** A verb in a form that has a subject: past tense, a copula, a modal, or a present tense with "-s". */
+function finite(term: Term): boolean {
+  const tags = new Set(term.tags);
+  return (
+    tags.has("Verb") &&
+    (tags.has("PastTense") ||
+      tags.has("Copula") ||
+      tags.has("Modal") ||
+      (tags.has("PresentTense") && !tags.has("Infinitive") && !tags.has("Gerund")))
+  );
+}
+
+export function isStatement(sentence: string): boolean {
+  const text = sentence.trim();
+  if (text.length === 0 || /\?\s*$/.test(text) || ASKS.test(text)) return false;
+  const terms = (loadNlp()(text).terms().json() as { terms: Term[] }[]).flatMap((t) => t.terms);
+  const [first, second] = terms;
+  if (!first || !second) return false;
+  // "Add an 18% tip", "Double it", "Sort these numbers": a verb in its base form before its object.
+  const base = first.tags.includes("Infinitive") || first.tags.includes("Imperative");
+  if (base && ["Determiner", "Pronoun", "Value", "Adjective"].some((t) => second.tags.includes(t)))
+    return false;
+  // compromise takes a sentence's first noun for an imperative too readily ("Project kicks off …", "Report
+  // shows …"), and the verb after it for a plural noun: a word in "-s" or "-ed" right after is the verb.
+  if (base && /^[a-z]+(?:s|ed)$/i.test(second.text)) return true;
+  return terms.slice(1).some(finite);
+}

@@ -1,0 +1,22 @@
+// The kind of data a request hands over after its instruction, routed on in the data's place.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { dataKind } from "../../src/intent/index.ts";
+
+const kinds: [data: string, label: string, after: string][] = [
+  ["(17+5)*3 - 2^4 = ?", "arithmetic expression", ""],
+  ["sqrt(2025) + 7!", "arithmetic expression", ""],
+  ["4, 8, 15, 16, 23, 42. Give me the mean and the median.", "numbers", "Give me the mean and the median."],
+  ["3 5 7", "numbers", ""],
+  ['{"orders":[{"id":"A1"}]}', "json", ""],
+  ["name;qty\nwidget;4\ngizmo;1", "csv rows", ""],
+  ["a,b\n1,2", "csv rows", ""],
+  // Plain text, and text that only looks like the start of JSON.
+  ["Ship it today. Fix it tomorrow.", "", ""],
+  ["{not json", "", ""],
+];
+
+for (const [data, label, after] of kinds)
+  test(`data kind of ${JSON.stringify(data)}`, () => {
+    assert.deepEqual(dataKind(data), { label, after });
+  });
