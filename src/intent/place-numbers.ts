@@ -156,8 +156,9 @@ function numberCue(f: Filler, n: NumberMention, param: Param, peers: Peers): Sco
     take(CUE.phrase, `number after "${named.join(" ")}"`, "own_word", "before");
   if (weight === 0 && PREPOSITIONS.has(n.previous) && new RegExp(`\\b${n.previous}\\b`).test(param.hint))
     take(CUE.preposition, `number after "${n.previous}", as the description says`, "kind_cue");
-  // A number in words ("two charges") is rarely a value: only the schema's own or learned words place it.
-  if (n.words && (evidence as Evidence) === "kind_cue") return undefined;
+  // A number in words ("two charges") is rarely a value: only the schema's own or learned words place it;
+  // but an amount of money or a number in hundreds and more ("ten thousand dollars") is one.
+  if (n.words && (evidence as Evidence) === "kind_cue" && !n.money && n.value < 100) return undefined;
   // Nor is it a count for a list, or for one of several numbered parameters ("two points": point1, point2).
   if (n.words && (param.type === "array" || /\d$/.test(param.name))) return undefined;
   return weight > 0 ? { weight, how, evidence, ...(side ? { side } : {}) } : undefined;

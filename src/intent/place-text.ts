@@ -1,4 +1,5 @@
 // Opaque values, quoted text, identifiers, the text after a colon and named flags to their parameters.
+import { dataKind } from "./data-kind.ts";
 import { type Filler, type JsonSchema, type Param, typeOf } from "./filler.ts";
 import type { OpaqueValue } from "./opaque.ts";
 import { namesEnumValue } from "./place-enums.ts";
@@ -130,5 +131,13 @@ export function fillText(f: Filler, params: Param[]): void {
 export function checkString(param: Param, value: unknown): boolean {
   if (typeof value !== "string") return true;
   if (typeof param.schema.pattern === "string" && !matchesPattern(param, value)) return false;
-  return true;
+  return !otherDataKind(param, value);
+}
+
+/** Data of one kind for a parameter that names another: JSON for CSV text ("convert this JSON to YAML"). */
+function otherDataKind(param: Param, value: string): boolean {
+  const kind = dataKind(value).label;
+  return (
+    (/\bcsv\b/.test(param.hint) && kind === "json") || (/\bjson\b/.test(param.hint) && kind === "csv rows")
+  );
 }

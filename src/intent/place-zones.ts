@@ -1,8 +1,9 @@
 // Cities and zone names to time-zone parameters, source and target by the words around them.
 import type { Filler, MissingField, Param } from "./filler.ts";
 import type { Span } from "./opaque.ts";
+// "there" points at a place, but not as a sentence's subject ("there is a meeting", "is there a …").
 export const PLACE_REFERENCE =
-  /\bwhere\s+(?:\S+\s+){0,3}?(?:lives?|is|are|based|located|stays?)\b|\b(?:their|his|her|your|our|my|the \w+'s)\s+(?:local\s+)?(?:time\s?zone|location|city|country|place|local time)\b|\b(?:over\s+)?there\s*(?:right now|now)?\s*[?.!]*$/i;
+  /\bwhere\s+(?:\S+\s+){0,3}?(?:lives?|is|are|based|located|stays?)\b|\b(?:their|his|her|your|our|my|the \w+'s)\s+(?:local\s+)?(?:time\s?zone|location|city|country|place|local time)\b|(?<!\b(?:is|are|was|were)\s+)\b(?:over\s+)?there\b(?!\s+(?:is|are|was|were|will|be|been|isn't|aren't|must|might|may|could|should|would)\b)(?!['’])/i;
 
 /** Zone parameters: a "to"/"in" zone after another zone is the target; one zone goes to the first. */
 export function fillZones(f: Filler, params: Param[]): MissingField[] {

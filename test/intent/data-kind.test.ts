@@ -1,7 +1,7 @@
 // The kind of data a request hands over after its instruction, routed on in the data's place.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { dataKind } from "../../src/intent/index.ts";
+import { dataKind, fillArguments } from "../../src/intent/index.ts";
 
 const kinds: [data: string, label: string, after: string][] = [
   ["(17+5)*3 - 2^4 = ?", "arithmetic expression", ""],
@@ -20,3 +20,14 @@ for (const [data, label, after] of kinds)
   test(`data kind of ${JSON.stringify(data)}`, () => {
     assert.deepEqual(dataKind(data), { label, after });
   });
+
+test("a parameter that names CSV or JSON takes no data of the other kind", () => {
+  const table = {
+    type: "object",
+    properties: { csv: { type: "string", description: "CSV text, first row the header" } },
+    required: ["csv"],
+  };
+  const json = '{"service": "api", "replicas": 3}';
+  assert.equal(fillArguments(`convert this to YAML: ${json}`, table).arguments.csv, undefined);
+  assert.equal(fillArguments("convert this to JSON rows: a,b\n1,2", table).arguments.csv, "a,b\n1,2");
+});

@@ -44,8 +44,9 @@ function describe(
 
 export function findNumbers(text: string): NumberMention[] {
   const out: NumberMention[] = [];
+  // A number joined to the word before it by a hyphen names something ("utf-8", "sha-256", "covid-19").
   const pattern =
-    /(?<![\w.#^])([$€£¥])?(-?\d+(?:,\d{3})*(?:\.\d+)?(?:e[-+]?\d+)?)(?:\s?(k|mm|m|bn|b)\b|\s+(thousand|million|billion|trillion)\b)?(\s*%)?/gi;
+    /(?<![\w.#^])(?<![A-Za-z]-)([$€£¥])?(-?\d+(?:,\d{3})*(?:\.\d+)?(?:e[-+]?\d+)?)(?:\s?(k|mm|m|bn|b)\b|\s+(thousand|million|billion|trillion)\b)?(\s*%)?/gi;
   for (const match of text.matchAll(pattern)) {
     const [whole, symbol, digits = "", letter, scaleWord, percentSign] = match;
     let value = Number(digits.replace(/,/g, ""));

@@ -23,6 +23,9 @@ const cases: [string, [text: string, value: number, next: string, percent: boole
   ["two hundred and five people", [["two hundred and five", 205, "people", false, false]]],
   ["one month after", [["one", 1, "month", false, false]]],
   ["a dozen eggs", [["a dozen", 12, "eggs", false, false]]],
+  // A number a hyphen joins to the word before it is part of a name.
+  ["in utf-8 and sha-256, 3 times", [["3", 3, "times", false, false]]],
+  ["ten thousand dollars", [["ten thousand", 10_000, "dollars", false, true]]],
   [
     "charges of 1e-9 and 2E+3",
     [
