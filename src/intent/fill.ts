@@ -4,6 +4,7 @@
 // request names that no zone matches, is reported as missing: the caller asks, it never guesses.
 import { BARE_FILL_CONFIDENCE_BAR, bareFillConfidence, type Doubt } from "./bare-confidence.ts";
 import { type Evidence, FILL_CONFIDENCE_BAR, fillConfidence } from "./confidence.ts";
+import { requestStart } from "./envelope.ts";
 import { learnFromExamples } from "./examples.ts";
 import {
   type FilledValue,
@@ -50,6 +51,9 @@ export function fillArguments(
     f.filled.push({ field, value, source: "agent", evidence: "agent" });
   }
   claimSupplied(f, supplied);
+  // A label before the request ("[planner] step 3/5: …") holds no values.
+  const start = requestStart(query);
+  if (start > 0) f.claim({ start: 0, end: start });
   fillOpaque(f, params);
   fillIdentifiers(f, params);
   fillEnums(f, params);

@@ -92,6 +92,9 @@ export function hasShape(param: Param, text: string): boolean {
 }
 
 /** Quoted strings, then an opaque blob, then the text after a colon, to the free-text parameters. */
+/** "the word X", "the string X": one word given as data, unquoted. */
+const NAMED_WORD = /\bthe\s+(?:word|string|term|token|phrase)\s+([^\s"'“”]+?)(?=[\s,.;:!?)]|$)/i;
+
 export function fillText(f: Filler, params: Param[]): void {
   const open = params.filter(
     (p) => p.type === "string" && !f.has(p) && !Array.isArray(p.schema.enum) && !isDateParam(p),
@@ -112,6 +115,15 @@ export function fillText(f: Filler, params: Param[]): void {
     if (blob) {
       f.set(param, blob.value, blob, blob.kind, "opaque");
       f.placedOpaque.push(blob.kind);
+      continue;
+    }
+    // A word the request names as such ("the MD5 of the word switchboard"): quoted in all but the marks.
+    const named = NAMED_WORD.exec(f.text);
+    const at = named
+      ? { start: named.index + named[0].length - (named[1]?.length ?? 0), end: named.index + named[0].length }
+      : undefined;
+    if (named?.[1] && at && f.free(at)) {
+      f.set(param, named[1], at, "the word named", "quoted");
       continue;
     }
     // One identifier or escaped string that is no enum value of the tool ("convert myVariableName to

@@ -81,5 +81,6 @@ export function unusedValues(f: Filler, output?: JsonSchema): Mention[] {
   // A number in words that counts a list the call took is that list's size ("the last six runs: 4, 8, …").
   const sizes = new Set(f.filled.flatMap((v) => (Array.isArray(v.value) ? [v.value.length] : [])));
   const counted = (s: Mention) => m.numbers.some((n) => n.words && n.start === s.start && sizes.has(n.value));
-  return stated.filter((s) => !covered(s) && !taken.has(valueText(s.text)) && !counted(s));
+  // A span taken from every parameter (a label before the request, a value the agent sent) is not stated.
+  return stated.filter((s) => !covered(s) && f.free(s) && !taken.has(valueText(s.text)) && !counted(s));
 }

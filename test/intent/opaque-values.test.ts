@@ -69,3 +69,17 @@ test("an address or block to a parameter named for one, and out of the routing t
   assert.deepEqual(filled.arguments, { cidr: "192.168.40.0/22" });
   assert.equal(routingText(query, findOpaqueValues(query)), "Give me the broadcast address of ip address.");
 });
+
+test("a word the request names as such is text, unquoted", () => {
+  const digest = {
+    type: "object",
+    properties: { text: { type: "string" }, algorithm: { type: "string", enum: ["md5", "sha256"] } },
+    required: ["text"],
+  };
+  assert.equal(
+    fillArguments("the MD5 digest of the word switchboard (lowercase)", digest).arguments.text,
+    "switchboard",
+  );
+  assert.equal(fillArguments("sha256 of the string ok-to-merge.", digest).arguments.text, "ok-to-merge");
+  assert.equal(fillArguments("the md5 of a word", digest).arguments.text, undefined);
+});

@@ -14,6 +14,7 @@ import {
   type MissingField,
   namesAskedFor,
   questionFor,
+  requestStart,
   routingText,
 } from "../../intent/index.ts";
 import { type LlmConfig, LlmError } from "../../llm/index.ts";
@@ -294,7 +295,9 @@ function routingQuery(text: string, supplied: Record<string, unknown>): string {
   // Quotes go first: a colon inside them ("slugify 'Hello World: A Guide!'") does not start the data.
   // The data's kind is routed on in its place ("quick sanity check: (17+5)*3" is about an expression), and
   // a sentence after a list of numbers is instruction again ("…: 4, 8, 15. Give me the mean").
+  // A label before the request ("User asks: …") is no part of it.
   const instruction = text
+    .slice(requestStart(text))
     .replace(/"[^"]+"|(?<![\w])'[^']+'(?![\w])|“[^”]+”/g, "text")
     .replace(/^((?:\S+\s+){2,}\S+?):\s+(\S[\s\S]*)$/, (_all, lead: string, data: string) => {
       const kind = dataKind(data);

@@ -1,0 +1,15 @@
+// A label an agent puts before the request it passes on ("User asks: …", "[planner] step 3/5: evaluate …").
+// The label is no part of the request: it is not routed on, and its numbers are no values.
+import { opensRequest } from "./recognisers/statements.ts";
+
+/** The longest label, in words: a longer lead before a colon is an instruction with its data after it. */
+const LABEL_WORDS = 5;
+
+/** Where the request starts after a leading label, or 0 when it has none. */
+export function requestStart(text: string): number {
+  const colon = /^\s*([^:\n]{1,60}?):\s+/.exec(text);
+  if (!colon) return 0;
+  const label = colon[1] ?? "";
+  if (label.trim().split(/\s+/).length > LABEL_WORDS) return 0;
+  return opensRequest(text.slice(colon[0].length)) ? colon[0].length : 0;
+}

@@ -1,0 +1,35 @@
+// A label an agent puts before the request it passes on: not routed on, and its numbers are no values.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { fillArguments, requestStart } from "../../src/intent/index.ts";
+
+const labels: [text: string, request: string][] = [
+  ["User asks: how many kilometres is 26.2 miles?", "how many kilometres is 26.2 miles?"],
+  ["[planner] step 3/5: evaluate sqrt(2025) + 7!", "evaluate sqrt(2025) + 7!"],
+  ["agent: please convert 5 miles to km", "please convert 5 miles to km"],
+  // An instruction with its data after the colon has no label.
+  ["count the words in: the quick brown fox", "count the words in: the quick brown fox"],
+  ["quick sanity check: (17+5)*3", "quick sanity check: (17+5)*3"],
+  // A lead too long to be a label.
+  [
+    "here is what the customer wrote to us today: what is 2+2",
+    "here is what the customer wrote to us today: what is 2+2",
+  ],
+  ["what is 2+2", "what is 2+2"],
+];
+
+for (const [text, request] of labels)
+  test(`request after its label: ${JSON.stringify(text)}`, () => {
+    assert.equal(text.slice(requestStart(text)), request);
+  });
+
+test("a label's numbers are neither placed nor left unused", () => {
+  const schema = {
+    type: "object",
+    properties: { expression: { type: "string", description: "The arithmetic expression" } },
+    required: ["expression"],
+  };
+  const fill = fillArguments("[planner] step 3/5: evaluate sqrt(2025) + 7!", schema);
+  assert.equal(fill.arguments.expression, "sqrt(2025) + 7!");
+  assert.deepEqual(fill.unused, []);
+});
