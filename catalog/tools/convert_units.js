@@ -118,7 +118,7 @@ async function convert_units(args) {
       .trim()
       .toLowerCase()
       .replace(/\s+/g, " ")
-      .replace(/^degrees? /, "")
+      .replace(/^(?:degrees?|deg\.?) /, "")
       .replace(/²/g, "2")
       .replace(/³/g, "3");
     const unit = lookup.get(key) ?? lookup.get(key.replace(/s$/, ""));

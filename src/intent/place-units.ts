@@ -8,7 +8,7 @@ import type { Span } from "./opaque.ts";
  * are") stay out of it.
  */
 export const UNIT =
-  "((?:(?:degrees?|us|uk|imperial|imp|fluid|fl|nautical|light|square|sq|cubic|short|long|metric|astronomical|watt|kilowatt)\\s+)?°?\\s?[A-Za-z][A-Za-z/°²³]*(?:\\s+per\\s+[A-Za-z]+)?)";
+  "((?:(?:degrees?|deg|us|uk|imperial|imp|fluid|fl|nautical|light|square|sq|cubic|short|long|metric|astronomical|watt|kilowatt)\\s+)?°?\\s?[A-Za-z][A-Za-z/°²³]*(?:\\s+per\\s+[A-Za-z]+)?)";
 // Starts only where a number starts, so a long run of digits is not rescanned from each of them.
 export const NUMBER = "(?<![\\d,.])(-?\\d[\\d,]*(?:\\.\\d+)?)";
 
@@ -52,10 +52,17 @@ export function fillUnits(f: Filler, params: Param[]): void {
     `${NUMBER}\\s*${UNIT}\\b[^\\d]*?\\b(?:to|in|into|as)\\s+${UNIT}\\s*[?.!]*\\s*$`,
     "id",
   );
+  // "the tank is 5 US gallons. how many litres is that?": the quantity first, the target asked after.
+  const askedAfter = new RegExp(
+    `${NUMBER}\\s*${UNIT}\\b[^\\d]{0,80}?\\bhow many\\s+${UNIT}\\s+(?:is|are|would|will|does|do)\\s+(?:that|this|it|those|these)\\b`,
+    "id",
+  );
   /** The conversion `text` states: which pattern matched, and its number, source and target groups. */
   const conversion = (text: string) => {
     const b = backward.exec(text);
     if (b) return { match: b, groups: [2, 3, 1] as const };
+    const after = askedAfter.exec(text);
+    if (after) return { match: after, groups: [1, 2, 3] as const };
     // The target named at the end is looked for in a request of a sentence or two, not in pasted data.
     const a = forward.exec(text) ?? (text.length <= 1000 ? trailing.exec(text) : null);
     return a ? { match: a, groups: [1, 2, 3] as const } : undefined;

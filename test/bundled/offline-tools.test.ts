@@ -47,6 +47,7 @@ const known: [string, Record<string, unknown>, Record<string, unknown>][] = [
   ["convert_units", { value: 100, from: "°F", to: "C" }, { result: 37.7777777778, category: "temperature" }],
   ["convert_units", { value: 26.2, from: "miles", to: "km" }, { result: 42.1648128 }],
   ["convert_units", { value: 1, from: "GiB", to: "MB" }, { result: 1073.741824 }],
+  ["convert_units", { value: 68, from: "deg F", to: "celsius" }, { result: 20, category: "temperature" }],
   [
     "hash_text",
     { text: "abc" },

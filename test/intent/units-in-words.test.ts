@@ -42,3 +42,21 @@ for (const [query, expected] of cases)
     const quantity = fill.filled.find((v) => v.field === "quantity");
     assert.ok(quantity?.span && /\p{L}|\d/u.test(quantity.span.text));
   });
+
+test("a quantity stated first and its target asked for after, and degrees written as deg", () => {
+  const convert = {
+    type: "object",
+    properties: { value: { type: "number" }, from: { type: "string" }, to: { type: "string" } },
+    required: ["value", "from", "to"],
+  };
+  assert.deepEqual(fillArguments("the tank is 5 US gallons. how many litres is that?", convert).arguments, {
+    value: 5,
+    from: "US gallons",
+    to: "litres",
+  });
+  assert.deepEqual(fillArguments("68 deg F in celsius?", convert).arguments, {
+    value: 68,
+    from: "deg F",
+    to: "celsius",
+  });
+});

@@ -229,6 +229,8 @@ function weigh(
     adjusted += 0.08 * typed.length;
     evidence.push(`takes the ${typed.join(", ")} in the request`);
   }
+  // A quantity with its two units ("35 psi in bar") is as exact as an opaque value: a conversion's whole call.
+  if (fill.filled.some((v) => v.evidence === "units")) exact = true;
   if (fill.missing.length === 0) {
     adjusted += 0.03;
     evidence.push("every required value is available");
