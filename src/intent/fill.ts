@@ -93,6 +93,13 @@ export function fillArguments(
   ];
   const fromQuery = f.filled.filter((v) => v.source === "query");
   const kinds = fromQuery.map((v) => v.evidence ?? "order");
+  // A value read as the parameter's default changes nothing the call does, however it was read: the
+  // described tools' call is as sure as its least sure value that matters (the bare model was fitted
+  // with every value's evidence, and keeps it).
+  const defaults = new Map(params.map((p) => [p.name, p.schema.default]));
+  const mattering = fromQuery
+    .filter((v) => defaults.get(v.field) === undefined || defaults.get(v.field) !== v.value)
+    .map((v) => v.evidence ?? "order");
   const doubts = [
     ...doubtsOf(f, params),
     ...(options.weakMatch ? (["weak_match"] as const) : []),
@@ -110,7 +117,7 @@ export function fillArguments(
       ? fromQuery.length > 0
         ? bareFillConfidence([...kinds, ...doubts])
         : 1
-      : fillConfidence([...kinds, ...signals]),
+      : fillConfidence([...mattering, ...signals]),
     bar: options.bare ? BARE_FILL_CONFIDENCE_BAR : FILL_CONFIDENCE_BAR,
     doubts,
     suggested: fromQuery,

@@ -426,3 +426,18 @@ test("every fill carries a confidence and the values it read, with their spans",
     ],
   );
 });
+
+test("a value read as its parameter's default does not lower a described tool's confidence", () => {
+  const table = {
+    type: "object",
+    properties: {
+      csv: { type: "string" },
+      header: { type: "boolean", default: true, description: "Whether the first row holds column names" },
+    },
+    required: ["csv"],
+  };
+  const examples = [{ query: "convert to JSON: a,b\n1,2", arguments: { csv: "a,b\n1,2" } }];
+  const fill = fillArguments("to JSON rows, first line is the header: a;b\n1;2", table, {}, { examples });
+  assert.equal(fill.arguments.header, true);
+  assert.ok(fill.confidence >= fill.bar, `${fill.confidence} < ${fill.bar}: ${JSON.stringify(fill.filled)}`);
+});

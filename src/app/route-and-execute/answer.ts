@@ -130,6 +130,8 @@ function choose(candidates: Candidate[], threshold: number): Candidate | undefin
       c.satisfied &&
       (!best.satisfied || c.fill.unused.length === 0) &&
       strongEvidence(c) &&
+      // Nor on a value placed by its order alone ("3 of us … leave 20%" is no loan of 3 at 20%).
+      !c.fill.filled.some((v) => v.evidence === "order") &&
       c.adjusted >= best.adjusted - SATISFIABLE_MARGIN &&
       covers(c.fill, best.fill),
   );
@@ -229,8 +231,12 @@ function weigh(
     adjusted += 0.08 * typed.length;
     evidence.push(`takes the ${typed.join(", ")} in the request`);
   }
-  // A quantity with its two units ("35 psi in bar") is as exact as an opaque value: a conversion's whole call.
-  if (fill.filled.some((v) => v.evidence === "units")) exact = true;
+  // A quantity with its two units ("35 psi in bar") is as exact as an opaque value; so is a value with a
+  // shape of its own (a date, a version) that completes the call on values none of which any tool could
+  // take: a time ("remind me to call John at 5pm") is said to many a request no tool serves.
+  const completes =
+    fill.missing.length === 0 && fill.filled.every((v) => !v.evidence || !WEAK_EVIDENCE.has(v.evidence));
+  if (fill.filled.some((v) => v.evidence === "units" || (v.evidence === "shape" && completes))) exact = true;
   if (fill.missing.length === 0) {
     adjusted += 0.03;
     evidence.push("every required value is available");

@@ -1,0 +1,99 @@
+// Which candidate runs when the evidence, not the router's score, makes the case; on a catalog this test
+// makes up, with the stand-in router and runner of stand-in-answer.ts.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { answerRequest } from "../../src/app/route-and-execute/request.ts";
+import type { Tool } from "../../src/catalog/index.ts";
+import { standInDeps, THRESHOLD } from "./stand-in-answer.ts";
+
+const described = (tool: Tool, example: string, args: Record<string, unknown>): Tool => ({
+  ...tool,
+  examples: [example],
+  exampleCalls: [{ query: example, arguments: args, output: {} }],
+});
+
+const weekday = described(
+  {
+    name: "day_facts",
+    description: "Facts about a calendar day",
+    inputSchema: {
+      type: "object",
+      properties: { date: { type: "string", format: "date" } },
+      required: ["date"],
+    },
+  },
+  "what weekday is 2024-02-29",
+  { date: "2024-02-29" },
+);
+const shifter = described(
+  {
+    name: "zone_shift",
+    description: "Shifts a time of day to another zone",
+    inputSchema: {
+      type: "object",
+      properties: { time: { type: "string" }, to_zone: { type: "string" } },
+      required: ["time", "to_zone"],
+    },
+  },
+  "3pm in Tokyo",
+  { time: "3pm", to_zone: "Asia/Tokyo" },
+);
+
+test("a date that completes a call runs a tool the router scores a little under the threshold", async () => {
+  const deps = standInDeps([
+    [shifter, THRESHOLD + 0.01],
+    [weekday, THRESHOLD - 0.01],
+  ]);
+  const answer = await answerRequest(
+    { query: "the wall fell on 1989-11-09, which day of the week was that?" },
+    deps,
+  );
+  assert.equal(answer.tool, "day_facts", JSON.stringify(answer.steps));
+  assert.deepEqual(deps.ran, [{ tool: "day_facts", args: { date: "1989-11-09" } }]);
+});
+
+test("a time that completes a call only with a name read by its order is no such evidence", async () => {
+  const deps = standInDeps([[shifter, THRESHOLD - 0.01]]);
+  const answer = await answerRequest({ query: "remind me to call John at 5pm" }, deps);
+  assert.equal(answer.status, "no_match", JSON.stringify(answer.steps));
+  assert.deepEqual(deps.ran, []);
+});
+
+test("a tool that can run is not preferred on a value placed by its order alone", async () => {
+  const tip = described(
+    {
+      name: "split_bill",
+      description: "Adds a tip to a bill and splits it",
+      inputSchema: {
+        type: "object",
+        properties: {
+          bill: { type: "number" },
+          tip_percent: { type: "number" },
+          people: { type: "integer" },
+        },
+        required: ["bill", "tip_percent"],
+      },
+    },
+    "a 20% tip on 80 for 4 people",
+    { bill: 80, tip_percent: 20, people: 4 },
+  );
+  const loan = {
+    name: "loan_cost",
+    description: "Monthly payment of a loan",
+    inputSchema: {
+      type: "object",
+      properties: { principal: { type: "number" }, rate_percent: { type: "number" } },
+      required: ["principal", "rate_percent"],
+    },
+  };
+  const deps = standInDeps([
+    [tip, 0.6],
+    [loan, 0.55],
+  ]);
+  const answer = await answerRequest(
+    { query: "there were 3 of us and we want to leave 20%. how much each?" },
+    deps,
+  );
+  assert.equal(answer.tool, "split_bill", JSON.stringify(answer.steps));
+  assert.ok(!deps.ran.some((r) => r.tool === "loan_cost"), JSON.stringify(deps.ran));
+});
