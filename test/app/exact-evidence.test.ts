@@ -77,7 +77,7 @@ test("a tool that can run is not preferred on a value placed by its order alone"
     "a 20% tip on 80 for 4 people",
     { bill: 80, tip_percent: 20, people: 4 },
   );
-  const loan = {
+  const loan: Tool = {
     name: "loan_cost",
     description: "Monthly payment of a loan",
     inputSchema: {

@@ -20,6 +20,7 @@ import {
 import { type LlmConfig, LlmError } from "../../llm/index.ts";
 import type { RouteAndExecuteRequest, RouteRequest } from "../requests.ts";
 import type { AskUser, RouteAndExecuteResponse, RouteResponse, Step } from "../types.ts";
+import { asksAnotherTime } from "./another-time.ts";
 import { askForMissing } from "./ask.ts";
 import { doubtsOf, failedQueryValues, properties } from "./doubts.ts";
 import { fillWithLlm } from "./llm-fill.ts";
@@ -372,7 +373,14 @@ export async function answerOne(
   });
   // Each candidate is held to the bar the best one is (the ranking is by score).
   const weighAt = (bar: number) =>
-    hits.map((hit) => weigh(hit.tool, hit.score, hit.score >= bar, bar, hit.fill, supplied));
+    hits.map((hit) => {
+      const candidate = weigh(hit.tool, hit.score, hit.score >= bar, bar, hit.fill, supplied);
+      if (candidate.eligible && asksAnotherTime(hit.tool, request.query)) {
+        candidate.eligible = false;
+        candidate.evidence.push("set aside: it answers for now, and the request asks about another time");
+      }
+      return candidate;
+    });
   const candidates = weighAt(threshold);
   const chosen = choose(candidates, threshold);
   if (chosen) markCallSignals(chosen, candidates, threshold);
