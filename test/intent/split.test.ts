@@ -54,6 +54,11 @@ const splits: [query: string, intents: string[]][] = [
     "The first object fell 10 m. The second fell 20 m. What is the final speed of both?",
     ["The first object fell 10 m", "The second fell 20 m", "What is the final speed of both?"],
   ],
+  // A question ends its range: "from 1.19.4? and …" is no "from … and …".
+  [
+    "is 1.20.0 a breaking upgrade from 1.19.4? and what's 0o755 in decimal",
+    ["is 1.20.0 a breaking upgrade from 1.19.4", "what's 0o755 in decimal"],
+  ],
   // A sentence that asks splits as before.
   ["Hash 'abc' with md5. Double 21.", ["Hash 'abc' with md5", "Double 21."]],
 ];
@@ -72,6 +77,7 @@ const references: [intent: string, value: unknown, resolved: string | undefined]
   // "that" opening a clause about the noun before it is no reference either.
   ["explain the cron */10 * * * * that our retry job uses", "x", undefined],
   ["is that a leap year", 2024, "is 2024 a leap year"],
+  ["plus the number of days from 2026-02-01 to 2026-07-04", 3, undefined],
 ];
 
 for (const [intent, value, resolved] of references)
