@@ -37,6 +37,9 @@ const cases: [query: string, schema: Record<string, unknown>, unused: string[]][
   ["add 5 and 7 and 9", pair, ["9"]],
   // A date beside the value that was read.
   ["3 tickets on 2024-07-01", tickets, ["2024-07-01"]],
+  // A value in a sentence before the call's is context; one after may correct it.
+  ["We met on 2024-07-01. Book 3 tickets", tickets, []],
+  ["Book 3 tickets. No, make it 4", tickets, ["4"]],
   // Every stated value used.
   ["what is 15% of 240", share, []],
   ["shift by 3 weeks", shift, []],
