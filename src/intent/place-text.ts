@@ -77,10 +77,17 @@ export function fillBooleans(f: Filler, params: Param[]): void {
   }
 }
 
-/** Data formats a text parameter names: a value that cannot be one is not taken ("'abc'" is no CSV). */
+/**
+ * Data formats a text parameter names, by its name or a free-text one's description: a value that cannot be one is not
+ * taken ("'abc'" is no CSV, a JSON document no CSV rows, a base64 blob no cron line).
+ */
 export function hasShape(param: Param, text: string): boolean {
-  if (param.name === "csv") return /[,;\t|\n]/.test(text);
-  if (param.name === "json") {
+  // By description only for a free-text parameter: a "format" parameter described as "csv or json" takes
+  // the word.
+  const names = (format: string) =>
+    param.name === format || (TEXT_NAMES.test(param.name) && new RegExp(`\\b${format}\\b`).test(param.hint));
+  if (names("csv")) return /[,;\t|\n]/.test(text) && dataKind(text).label !== "json";
+  if (names("json")) {
     try {
       JSON.parse(text);
       return true;
@@ -88,13 +95,14 @@ export function hasShape(param: Param, text: string): boolean {
       return false;
     }
   }
+  if (names("cron")) return /^\s*\S+(?:\s+\S+){4,5}\s*$/.test(text);
   return true;
 }
 
-/** Quoted strings, then an opaque blob, then the text after a colon, to the free-text parameters. */
 /** "the word X", "the string X": one word given as data, unquoted. */
 const NAMED_WORD = /\bthe\s+(?:word|string|term|token|phrase)\s+([^\s"'“”]+?)(?=[\s,.;:!?)]|$)/i;
 
+/** Quoted strings, then an opaque blob, then the text after a colon, to the free-text parameters. */
 export function fillText(f: Filler, params: Param[]): void {
   const open = params.filter(
     (p) => p.type === "string" && !f.has(p) && !Array.isArray(p.schema.enum) && !isDateParam(p),
@@ -111,7 +119,9 @@ export function fillText(f: Filler, params: Param[]): void {
       continue;
     }
     if (!TEXT_NAMES.test(param.name)) continue;
-    const blob = f.mentions.opaque.find((o) => f.free(o) && (o.kind === "base64" || o.kind === "hash"));
+    const blob = f.mentions.opaque.find(
+      (o) => f.free(o) && (o.kind === "base64" || o.kind === "hash") && hasShape(param, o.value),
+    );
     if (blob) {
       f.set(param, blob.value, blob, blob.kind, "opaque");
       f.placedOpaque.push(blob.kind);
@@ -143,13 +153,5 @@ export function fillText(f: Filler, params: Param[]): void {
 export function checkString(param: Param, value: unknown): boolean {
   if (typeof value !== "string") return true;
   if (typeof param.schema.pattern === "string" && !matchesPattern(param, value)) return false;
-  return !otherDataKind(param, value);
-}
-
-/** Data of one kind for a parameter that names another: JSON for CSV text ("convert this JSON to YAML"). */
-function otherDataKind(param: Param, value: string): boolean {
-  const kind = dataKind(value).label;
-  return (
-    (/\bcsv\b/.test(param.hint) && kind === "json") || (/\bjson\b/.test(param.hint) && kind === "csv rows")
-  );
+  return hasShape(param, value);
 }

@@ -31,3 +31,23 @@ test("a parameter that names CSV or JSON takes no data of the other kind", () =>
   assert.equal(fillArguments(`convert this to YAML: ${json}`, table).arguments.csv, undefined);
   assert.equal(fillArguments("convert this to JSON rows: a,b\n1,2", table).arguments.csv, "a,b\n1,2");
 });
+
+test("a cron parameter takes no base64 blob; a format parameter described as csv or json takes the word", () => {
+  const cron = {
+    type: "object",
+    properties: { expression: { type: "string", description: "A five-field cron expression" } },
+    required: ["expression"],
+  };
+  assert.equal(
+    fillArguments("what does it say? ZGVwbG95IHdpbmRvdyBpcyAwMjowMC0wNDowMCBVVEM=", cron).arguments
+      .expression,
+    undefined,
+  );
+  assert.equal(fillArguments("explain */10 * * * *", cron).arguments.expression, "*/10 * * * *");
+  const report = {
+    type: "object",
+    properties: { format: { type: "string", enum: ["csv", "json"], description: "csv or json" } },
+    required: ["format"],
+  };
+  assert.equal(fillArguments("the report as json", report).arguments.format, "json");
+});
