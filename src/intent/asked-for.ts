@@ -16,7 +16,7 @@ const BOUNDARY = new Set(
 
 /** Words that ask for any value at all, not one kind of value. */
 const GENERIC = new Set(
-  "value values result results number numbers amount total information info details data list some current latest".split(
+  "value values result results number numbers amount total information info details data list some current latest this that these those".split(
     " ",
   ),
 );

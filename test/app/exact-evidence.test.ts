@@ -91,9 +91,36 @@ test("a tool that can run is not preferred on a value placed by its order alone"
     [loan, 0.55],
   ]);
   const answer = await answerRequest(
-    { query: "there were 3 of us and we want to leave 20%. how much each?" },
+    { query: "there were 3 of us and we want to leave 20%. what do we owe?" },
     deps,
   );
   assert.equal(answer.tool, "split_bill", JSON.stringify(answer.steps));
   assert.ok(!deps.ran.some((r) => r.tool === "loan_cost"), JSON.stringify(deps.ran));
+});
+
+test("a described tool that would ask, and whose words name none of what is asked for, is set aside", async () => {
+  const calculator = described(
+    {
+      name: "calc",
+      description: "Evaluates an arithmetic expression",
+      inputSchema: {
+        type: "object",
+        properties: { expression: { type: "string" } },
+        required: ["expression"],
+      },
+    },
+    "calculate (2 + 3) * 4",
+    { expression: "(2 + 3) * 4" },
+  );
+  const neighbour = await answerRequest(
+    { query: "find the derivative of a polynomial" },
+    standInDeps([[calculator, 0.6]]),
+  );
+  assert.equal(neighbour.status, "no_match", JSON.stringify(neighbour.steps));
+  const asks = await answerRequest(
+    { query: "evaluate the expression please" },
+    standInDeps([[calculator, 0.6]]),
+  );
+  assert.equal(asks.status, "needs_input", JSON.stringify(asks.steps));
+  assert.equal(asks.tool, "calc");
 });

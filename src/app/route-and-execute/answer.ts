@@ -324,6 +324,11 @@ function routingQuery(text: string, supplied: Record<string, unknown>): string {
   );
 }
 
+/** A described tool's words: its own, its tags and its example requests. */
+function describedWords(tool: Tool): string {
+  return [toolWords(tool), ...(tool.tags ?? []), ...(tool.examples ?? [])].join(" ");
+}
+
 /** A tool with neither example requests nor example calls: an imported function definition, say. */
 /** A tool's own words: its name, description and parameter names. */
 function toolWords(tool: Tool): string {
@@ -378,6 +383,19 @@ export async function answerOne(
       if (candidate.eligible && asksAnotherTime(hit.tool, request.query)) {
         candidate.eligible = false;
         candidate.evidence.push("set aside: it answers for now, and the request asks about another time");
+      }
+      // A tool that would ask for values, and whose words (examples and tags too) name none of what the
+      // request asks for, is a neighbour of the request, not its tool ("the derivative of x^3" to a
+      // calculator): no_match lets synthesis write one, where asking would lead the agent astray.
+      if (
+        candidate.eligible &&
+        !isBare(hit.tool) &&
+        hit.fill.missing.length > 0 &&
+        askedFor.length > 0 &&
+        !askedFor.some((word) => namesAskedFor([word], describedWords(hit.tool)))
+      ) {
+        candidate.eligible = false;
+        candidate.evidence.push(`set aside: its words name none of "${askedFor.join(" ")}"`);
       }
       return candidate;
     });
