@@ -5,6 +5,7 @@ import type { Filler, MissingField, Param } from "./filler.ts";
 import type { Span } from "./opaque.ts";
 import { CUE, MAX_ASSIGNED, namesWord } from "./place-numbers.ts";
 import { labelBefore } from "./recognisers/span.ts";
+import { findWordedChains } from "./recognisers/worded-chains.ts";
 import { findWordedExpressions } from "./recognisers/worded-expressions.ts";
 import { isDateParam, matchesPattern } from "./schema-cues.ts";
 
@@ -136,7 +137,8 @@ export function fillTyped(f: Filler, params: Param[]): void {
       .sort((a, b) => b.text.length - a.text.length)[0];
     if (expression) f.set(param, expression.text.trim(), expression, "math expression", "shape");
     else {
-      const worded = findWordedExpressions(f.text).find((e) => f.free(e));
+      // A chain ("twelve times eight minus three") over one operation in words ("9 squared").
+      const worded = [...findWordedChains(f.text), ...findWordedExpressions(f.text)].find((e) => f.free(e));
       if (worded) f.set(param, worded.value, worded, "arithmetic in words", "shape");
     }
   }
