@@ -120,7 +120,12 @@ export function fillText(f: Filler, params: Param[]): void {
     }
     if (!TEXT_NAMES.test(param.name)) continue;
     const blob = f.mentions.opaque.find(
-      (o) => f.free(o) && (o.kind === "base64" || o.kind === "hash") && hasShape(param, o.value),
+      // A hash is data to check or look up, not text to work on: hashing one ("reverse this SHA-256") is
+      // no answer to anything, so only a parameter that names a hash takes it.
+      (o) =>
+        f.free(o) &&
+        (o.kind === "base64" || (o.kind === "hash" && /\b(?:hash|digest|checksum)/.test(param.hint))) &&
+        hasShape(param, o.value),
     );
     if (blob) {
       f.set(param, blob.value, blob, blob.kind, "opaque");
@@ -145,7 +150,10 @@ export function fillText(f: Filler, params: Param[]): void {
       continue;
     }
     const trailing = f.mentions.trailing;
-    if (trailing && f.free(trailing) && hasShape(param, trailing.text))
+    const hashFirst = f.mentions.opaque.some(
+      (o) => o.kind === "hash" && trailing && o.start === trailing.start,
+    );
+    if (trailing && f.free(trailing) && hasShape(param, trailing.text) && !hashFirst)
       f.set(param, trailing.text, trailing, "text after the colon", "quoted");
   }
 }

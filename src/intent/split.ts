@@ -23,7 +23,7 @@ const SEPARATORS = [
   /\s*;\s*/,
   /\?\s+(?:and\s+)?(?:also\s+)?/i,
   SENTENCE_END,
-  /,?\s+and also\s+/i,
+  /,?\s+and (?:also|separately|independently)\s+/i,
   new RegExp(`,?\\s+(?:plus|as well as)\\s+(?=(?:${VERBS})\\b)`, "i"),
   new RegExp(`,?\\s+and\\s+(?=(?:${VERBS})\\b)`, "i"),
   /\s+and\s+(?=(?:in|at|for)\s+\p{Lu})/u,

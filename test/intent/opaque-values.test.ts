@@ -83,3 +83,11 @@ test("a word the request names as such is text, unquoted", () => {
   assert.equal(fillArguments("sha256 of the string ok-to-merge.", digest).arguments.text, "ok-to-merge");
   assert.equal(fillArguments("the md5 of a word", digest).arguments.text, undefined);
 });
+
+test("a hash goes to a parameter that names a hash, not to free text", () => {
+  const digest = { type: "object", properties: { text: { type: "string" } }, required: ["text"] };
+  const lookup = { type: "object", properties: { hash: { type: "string" } }, required: ["hash"] };
+  const hash = "5e884898da28047151d0e56f8dc6292773603d0d6aabbdd62a11ef721d1542d8";
+  assert.equal(fillArguments(`reverse this sha-256: ${hash}`, digest).arguments.text, undefined);
+  assert.equal(fillArguments(`look up ${hash}`, lookup).arguments.hash, hash);
+});

@@ -59,6 +59,10 @@ const splits: [query: string, intents: string[]][] = [
     "is 1.20.0 a breaking upgrade from 1.19.4? and what's 0o755 in decimal",
     ["is 1.20.0 a breaking upgrade from 1.19.4", "what's 0o755 in decimal"],
   ],
+  [
+    "Convert 'Order Total' to snake_case, and separately URL-encode size=M&color=navy blue",
+    ["Convert 'Order Total' to snake_case", "URL-encode size=M&color=navy blue"],
+  ],
   // A sentence that asks splits as before.
   ["Hash 'abc' with md5. Double 21.", ["Hash 'abc' with md5", "Double 21."]],
 ];

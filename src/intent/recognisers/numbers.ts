@@ -42,12 +42,28 @@ function describe(
   };
 }
 
+const DECIMAL_COMMA = /(?<![\d.,])([€$£¥]\s?)?(\d{1,6}),(\d{2})(?![\d,.])/g;
+const CURRENCY_AFTER = /^\s*(?:[€$£¥]|(?:eur|euros?|usd|gbp|chf|sek|nok|dkk|pln|kr|zł)\b)/i;
+
 export function findNumbers(text: string): NumberMention[] {
   const out: NumberMention[] = [];
   // A number joined to the word before it by a hyphen names something ("utf-8", "sha-256", "covid-19").
   const pattern =
     /(?<![\w.#^])(?<![A-Za-z]-)([$€£¥])?(-?\d+(?:,\d{3})*(?:\.\d+)?(?:e[-+]?\d+)?)(?:\s?(k|mm|m|bn|b)\b|\s+(thousand|million|billion|trillion)\b)?(\s*%)?/gi;
+  // A decimal comma in an amount of money ("96,80 €", "€12,50"): one amount, not the numbers 96 and 80.
+  for (const match of text.matchAll(DECIMAL_COMMA)) {
+    const [whole, symbol = "", units = "", cents = ""] = match;
+    const span = {
+      start: match.index,
+      end: match.index + whole.length,
+      text: whole,
+      value: Number(`${units}.${cents}`),
+    };
+    if (symbol || CURRENCY_AFTER.test(text.slice(span.end))) out.push(describe(text, span, false, true));
+  }
+  const decimal = (start: number, end: number) => out.some((n) => start < n.end && end > n.start);
   for (const match of text.matchAll(pattern)) {
+    if (decimal(match.index, match.index + match[0].length)) continue;
     const [whole, symbol, digits = "", letter, scaleWord, percentSign] = match;
     let value = Number(digits.replace(/,/g, ""));
     const after = wordAfter(text, match.index + whole.length);

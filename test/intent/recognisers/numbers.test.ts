@@ -26,6 +26,22 @@ const cases: [string, [text: string, value: number, next: string, percent: boole
   // A number a hyphen joins to the word before it is part of a name.
   ["in utf-8 and sha-256, 3 times", [["3", 3, "times", false, false]]],
   ["ten thousand dollars", [["ten thousand", 10_000, "dollars", false, true]]],
+  // A decimal comma in an amount of money is one amount; elsewhere a comma separates numbers.
+  [
+    "total 96,80 € incl. 21%",
+    [
+      ["96,80", 96.8, "", false, true],
+      ["21%", 21, "", true, false],
+    ],
+  ],
+  [
+    "1,2 and 3",
+    [
+      ["1", 1, "", false, false],
+      ["2", 2, "and", false, false],
+      ["3", 3, "", false, false],
+    ],
+  ],
   [
     "charges of 1e-9 and 2E+3",
     [
