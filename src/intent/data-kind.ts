@@ -9,12 +9,19 @@ const NUMBER_LIST = /^\s*-?\d[\d.]*(?:\s*(?:,|;|\s|and)\s*-?\d[\d.]*)+/;
 export interface DataPart {
   /** The words that name the data's kind, or "" for plain text. */
   label: string;
-  /** What follows the data: a sentence after a list of numbers ("… 23, 42. Give me the mean"). */
+  /** What follows the data: a sentence after a list of numbers ("… 23, 42. Give me the mean") or a fence. */
   after: string;
 }
 
 export function dataKind(data: string): DataPart {
   const text = data.trim();
+  // Data in backticks ("`[1735689600123] WARN …` - what UTC time is that?"): its kind, and what follows
+  // the closing fence is instruction again.
+  const fenced = /^(`{1,3})([\s\S]+?)\1/.exec(text);
+  if (fenced) {
+    const after = text.slice(fenced[0].length).replace(/^[\s\-–—:;,.]+/, "");
+    return { label: dataKind(fenced[2] ?? "").label, after };
+  }
   const list = NUMBER_LIST.exec(text);
   if (list) return { label: "numbers", after: text.slice(list[0].length).replace(/^[\s.;,]+/, "") };
   if (/^[[{]/.test(text)) {

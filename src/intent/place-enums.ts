@@ -41,6 +41,9 @@ function hitsIn(
     // Short words are whole words ("of" is not "off"); longer ones may inflect ("increase" → "increased").
     // A plural value also names its singular ("a 14 day trial": days), but no longer word ("weekday").
     const word = (w: string) => {
+      // "crc32" is also written "CRC-32", "sha256" "SHA 256".
+      const code = /^([a-z]+)(\d+)$/.exec(w);
+      if (code) return `${code[1]}[-\\s]?${code[2]}\\b`;
       const escaped = w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
       if (w.length <= 3) return `${escaped}\\b`;
       // "master's" names "masters" as its plural does.

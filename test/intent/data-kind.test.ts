@@ -11,6 +11,8 @@ const kinds: [data: string, label: string, after: string][] = [
   ['{"orders":[{"id":"A1"}]}', "json", ""],
   ["name;qty\nwidget;4\ngizmo;1", "csv rows", ""],
   ["a,b\n1,2", "csv rows", ""],
+  ["`[1735689600123] WARN cache miss` - what UTC time is that?", "", "what UTC time is that?"],
+  ["```\n120 135 98\n```\nwhat's the mean?", "numbers", "what's the mean?"],
   // Plain text, and text that only looks like the start of JSON.
   ["Ship it today. Fix it tomorrow.", "", ""],
   ["{not json", "", ""],

@@ -63,3 +63,14 @@ test("a plural value named with a possessive ('master's students') is that value
   assert.equal(fillArguments("scholarships for a bachelor's degree", level).arguments.level, "bachelors");
   assert.equal(fillArguments("scholarships for PhD students", level).arguments.level, "phd");
 });
+
+test("a code-like enum value is named with a hyphen or a space too (CRC-32, SHA 256)", () => {
+  const digest = {
+    type: "object",
+    properties: { text: { type: "string" }, algorithm: { type: "string", enum: ["sha256", "md5", "crc32"] } },
+    required: ["text"],
+  };
+  assert.equal(fillArguments("a CRC-32 checksum of 'hello'", digest).arguments.algorithm, "crc32");
+  assert.equal(fillArguments("the SHA 256 of 'hello'", digest).arguments.algorithm, "sha256");
+  assert.deepEqual(fillArguments("a CRC-32 checksum of 'hello'", digest).unused, []);
+});
