@@ -4,7 +4,7 @@ import { type Filler, type JsonSchema, type Param, typeOf } from "./filler.ts";
 import type { OpaqueValue } from "./opaque.ts";
 import { namesEnumValue } from "./place-enums.ts";
 import { namesWord } from "./place-numbers.ts";
-import { LIST_JOINER, labelBefore } from "./recognisers/span.ts";
+import { allMatches, LIST_JOINER, labelBefore, type Mention } from "./recognisers/span.ts";
 import { escapeRegExp, isDateParam, matchesPattern, opaqueKindsFor, TEXT_NAMES } from "./schema-cues.ts";
 /**
  * Opaque values (emails, URLs, ids) to the parameters that take their kind: to the one whose own word comes
@@ -102,6 +102,28 @@ export function hasShape(param: Param, text: string): boolean {
 /** "the word X", "the string X": one word given as data, unquoted. */
 const NAMED_WORD = /\bthe\s+(?:word|string|term|token|phrase)\s+([^\s"'“”]+?)(?=[\s,.;:!?)]|$)/i;
 
+const SECRET_NAMES = /^(?:password|passphrase|passcode|pin|secret)$/;
+
+/** The one unquoted word with letters and digits or symbols ("Dragon1987", "qwerty2024!"), if only one. */
+function secretWord(f: Filler): Mention | undefined {
+  const words = allMatches(f.text, /(?<![^\s(])[^\s"'“”`(),;]{6,64}(?=[\s,;:?.)]*(?:\s|$))/g)
+    .map((m) => ({ ...m, text: m.text.replace(/[.,;:?]+$/, "") }))
+    .map((m) => ({ ...m, end: m.start + m.text.length }))
+    .filter(
+      (m) =>
+        /[A-Za-z]/.test(m.text) &&
+        /[\d!@#$%^&*_+=~]/.test(m.text) &&
+        // Not a number with its unit or a compound ("20-character", "four-word"), nor a short code
+        // ("sha256", "utf8", "mp3").
+        !/^[\d.,:/-]+[A-Za-z]{0,3}$/.test(m.text) &&
+        !/^[A-Za-z\d]+(?:-[A-Za-z]+)+$/.test(m.text) &&
+        !/^[A-Za-z]{1,4}\d{1,4}$/.test(m.text) &&
+        f.free(m) &&
+        !f.mentions.opaque.some((o) => o.start <= m.start && o.end >= m.end),
+    );
+  return words.length === 1 ? words[0] : undefined;
+}
+
 /** Quoted strings, then an opaque blob, then the text after a colon, to the free-text parameters. */
 export function fillText(f: Filler, params: Param[]): void {
   const open = params.filter(
@@ -130,6 +152,13 @@ export function fillText(f: Filler, params: Param[]): void {
     if (blob) {
       f.set(param, blob.value, blob, blob.kind, "opaque");
       f.placedOpaque.push(blob.kind);
+      continue;
+    }
+    // A secret written out unquoted ("is qwerty2024! good enough as a password"): the one word of letters
+    // with digits or symbols, for a parameter that names a password.
+    const secret = SECRET_NAMES.test(param.name) ? secretWord(f) : undefined;
+    if (secret) {
+      f.set(param, secret.text, secret, "password-shaped word", "shape");
       continue;
     }
     // A word the request names as such ("the MD5 of the word switchboard"): quoted in all but the marks.

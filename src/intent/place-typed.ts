@@ -16,10 +16,12 @@ function dateBeside(f: Filler, time: Span): { value: string; start: number; end:
       f.free(d) &&
       /^\d{4}-\d{2}-\d{2}$/.test(d.value) &&
       // "3pm on 2024-07-01", "9am in Los Angeles on 2025-03-10" (the place between them is the time's),
-      // "2024-07-01 at 3pm".
+      // "09:30 Berlin time on Monday 2025-11-03", "2024-07-01 at 3pm".
       ((d.start >= time.end &&
         d.start - time.end <= 60 &&
-        /^\s*(?:(?:in|at)\s+[\p{L} .'-]{1,40}?\s+)?(?:on|,)?\s*$/iu.test(f.text.slice(time.end, d.start))) ||
+        /^\s*(?:(?:in|at)\s+[\p{L} .'-]{1,40}?\s+|[\p{L} .'-]{1,40}?\s+time\s+)?(?:on|,)?\s*(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?$/iu.test(
+          f.text.slice(time.end, d.start),
+        )) ||
         (d.end <= time.start && /^\s*(?:at|,)?\s*$/i.test(f.text.slice(d.end, time.start)))),
   );
 }

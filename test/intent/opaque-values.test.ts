@@ -91,3 +91,20 @@ test("a hash goes to a parameter that names a hash, not to free text", () => {
   assert.equal(fillArguments(`reverse this sha-256: ${hash}`, digest).arguments.text, undefined);
   assert.equal(fillArguments(`look up ${hash}`, lookup).arguments.hash, hash);
 });
+
+test("a password written out unquoted is the one word of letters with digits or symbols", () => {
+  const strength = { type: "object", properties: { password: { type: "string" } }, required: ["password"] };
+  const cases: [request: string, password: string | undefined][] = [
+    ["is qwerty2024! good enough as the office wifi password?", "qwerty2024!"],
+    ["signup form: a user picked Dragon1987 as their password. rate it", "Dragon1987"],
+    ["how strong is my password?", undefined],
+    // Two candidates: which one is not said.
+    ["is abc123 or xyz789 the better password?", undefined],
+    // Numbers with units and dates, compounds and short codes are no passwords.
+    ["generate a random 20-character password", undefined],
+    ["hash my password with sha256", undefined],
+    ["a password of 12 characters set on 2024-01-01", undefined],
+  ];
+  for (const [request, password] of cases)
+    assert.equal(fillArguments(request, strength).arguments.password, password, request);
+});

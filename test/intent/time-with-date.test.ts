@@ -28,6 +28,10 @@ const cases: [query: string, expected: Record<string, string>][] = [
     "show 2024-07-01 at 3pm from Paris to Tokyo",
     { start_time: "2024-07-01 15:00", source_zone: "Europe/Paris", dest_zone: "Asia/Tokyo" },
   ],
+  [
+    "Standup is 09:30 Berlin time on Monday 2025-11-03. What time is that for the folks in New York?",
+    { start_time: "2025-11-03 09:30", source_zone: "Europe/Berlin", dest_zone: "America/New_York" },
+  ],
   // A date written before the time with other words between is not the time's.
   [
     "on 2024-07-01 the call moved, 3pm from Paris to Tokyo",
