@@ -105,6 +105,28 @@ export function contestedEnums(f: Filler, params: Param[], learned: LearnedCues)
       (p) => p.param === param.name && p.value !== placed.value && at(p.phrase),
     );
     const [other] = others;
+    // A word the examples use only for another value ("went" of "price went from 80 to 100" for a change)
+    // disagrees too ("our MRR went from 18,400 to 21,160. By what percent did it grow"): asked for.
+    const word = learned.valueWords.find(
+      (v) =>
+        v.param === param.name &&
+        v.value !== placed.value &&
+        at(v.word) &&
+        !String(placed.value)
+          .split(/[_\s-]+/)
+          .includes(v.word),
+    );
+    if (!other && word) {
+      delete f.args[param.name];
+      f.filled.splice(f.filled.indexOf(placed), 1);
+      return [
+        {
+          field: param.name,
+          schema: param.schema,
+          reason: `the request names ${JSON.stringify(placed.value)}, but "${word.word}" is a word the tool's examples use for ${JSON.stringify(word.value)}`,
+        },
+      ];
+    }
     if (!other) return [];
     delete f.args[param.name];
     f.filled.splice(f.filled.indexOf(placed), 1);

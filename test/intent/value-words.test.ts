@@ -61,3 +61,36 @@ for (const [query, mode] of cases)
     if (mode && placed?.evidence === "learned")
       assert.equal(query.slice(placed.span?.start, placed.span?.end), placed.span?.text);
   });
+
+test("an enum value named by its words, where the examples' word for another value is there too, is asked for", () => {
+  const percent = {
+    type: "object",
+    properties: {
+      operation: { type: "string", enum: ["what_percent", "percent_change"] },
+      a: { type: "number" },
+      b: { type: "number" },
+    },
+    required: ["operation", "a", "b"],
+  };
+  const examples = [
+    {
+      query: "price went from 80 to 100, the percent increase",
+      arguments: { operation: "percent_change", a: 80, b: 100 },
+    },
+    { query: "sales went down from 500 to 420", arguments: { operation: "percent_change", a: 500, b: 420 } },
+    { query: "45 as a percentage of 180", arguments: { operation: "what_percent", a: 45, b: 180 } },
+  ];
+  const fill = fillArguments(
+    "MRR went from 18,400 to 21,160. By what percent did it grow?",
+    percent,
+    {},
+    { examples },
+  );
+  assert.equal(fill.arguments.operation, undefined);
+  assert.ok(
+    fill.missing.some((m) => m.field === "operation" && /went/.test(m.reason)),
+    JSON.stringify(fill.missing),
+  );
+  const plain = fillArguments("18 is what percent of 72", percent, {}, { examples });
+  assert.equal(plain.arguments.operation, "what_percent");
+});
