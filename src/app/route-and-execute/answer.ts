@@ -5,7 +5,6 @@
 import { type Tool, validateAgainstSchema } from "../../catalog/index.ts";
 import {
   askedForWords,
-  dataKind,
   type Evidence,
   FILL_CONFIDENCE,
   type FillResult,
@@ -14,16 +13,16 @@ import {
   type MissingField,
   namesAskedFor,
   questionFor,
-  requestStart,
-  routingText,
 } from "../../intent/index.ts";
 import { type LlmConfig, LlmError } from "../../llm/index.ts";
 import type { RouteAndExecuteRequest, RouteRequest } from "../requests.ts";
 import type { AskUser, RouteAndExecuteResponse, RouteResponse, Step } from "../types.ts";
-import { asksAnotherTime } from "./another-time.ts";
 import { askForMissing } from "./ask.ts";
 import { doubtsOf, failedQueryValues, properties } from "./doubts.ts";
 import { fillWithLlm } from "./llm-fill.ts";
+import { routingQuery } from "./routing-query.ts";
+import { setAsideFor } from "./set-aside.ts";
+import { isBare, toolWords } from "./tool-words.ts";
 
 export interface AnswerDeps {
   route(request: RouteRequest): Promise<RouteResponse>;
@@ -41,8 +40,6 @@ export interface AnswerDeps {
 }
 
 const CANDIDATES = 8;
-/** The characters of a request the router reads: as many as it embeds and ranks on. */
-export const ROUTING_WINDOW_CHARS = 1000;
 /** How far below the threshold a candidate may be when the evidence for it is exact (its arguments fit). */
 const EVIDENCE_MARGIN = 0.15;
 
@@ -297,46 +294,33 @@ async function settleDoubts(
   }
 }
 
-/** What is routed: the request's instruction, its opaque values named by kind, and the supplied argument names. */
-function routingQuery(text: string, supplied: Record<string, unknown>): string {
-  // The text after "…: " is the data to work on, not the instruction ("count the words in: …").
-  // Quoted text is data too ("slugify \"Hello World\"" is about slugs, not greetings).
-  // Quotes go first: a colon inside them ("slugify 'Hello World: A Guide!'") does not start the data.
-  // The data's kind is routed on in its place ("quick sanity check: (17+5)*3" is about an expression), and
-  // a sentence after a list of numbers is instruction again ("…: 4, 8, 15. Give me the mean").
-  // A label before the request ("User asks: …") is no part of it.
-  const instruction = text
-    .slice(requestStart(text))
-    .replace(/"[^"]+"|(?<![\w])'[^']+'(?![\w])|“[^”]+”/g, "text")
-    .replace(/^((?:\S+\s+){2,}\S+?):\s+(\S[\s\S]*)$/, (_all, lead: string, data: string) => {
-      const kind = dataKind(data);
-      return [lead, kind.label, kind.after].filter(Boolean).join(" ");
-    });
-  // The names of the arguments the agent sent say what the tool takes ("when was this" with a timestamp).
-  const named = Object.keys(supplied)
-    .map((k) => k.replace(/[_-]+/g, " "))
-    .join(" ");
-  // A long agent message is routed on a bounded window (its start states the request); values are read
-  // from all of it.
-  return ([routingText(instruction, findOpaqueValues(instruction)), named].join(" ").trim() || text).slice(
-    0,
-    ROUTING_WINDOW_CHARS,
-  );
-}
-
-/** A described tool's words: its own, its tags and its example requests. */
-function describedWords(tool: Tool): string {
-  return [toolWords(tool), ...(tool.tags ?? []), ...(tool.examples ?? [])].join(" ");
-}
-
-/** A tool with neither example requests nor example calls: an imported function definition, say. */
-/** A tool's own words: its name, description and parameter names. */
-function toolWords(tool: Tool): string {
-  return `${tool.name} ${tool.description} ${Object.keys(properties(tool)).join(" ")}`;
-}
-
-export function isBare(tool: Tool): boolean {
-  return (tool.examples?.length ?? 0) === 0 && (tool.exampleCalls?.length ?? 0) === 0;
+/** The router's candidates, each with its arguments filled from the request. */
+function filledHits(
+  request: RouteAndExecuteRequest,
+  deps: AnswerDeps,
+  routed: RouteResponse,
+  askedFor: string[],
+): { tool: Tool; score: number; fill: FillResult }[] {
+  const supplied = request.arguments ?? {};
+  return routed.tools.flatMap((hit) => {
+    const tool = deps.getTool(hit.name);
+    return tool
+      ? [
+          {
+            tool,
+            score: hit.score,
+            fill: fillArguments(request.query, tool.inputSchema as Record<string, unknown>, supplied, {
+              ...(tool.exampleCalls ? { examples: tool.exampleCalls } : {}),
+              bare: isBare(tool),
+              weakMatch: hit.score < routed.threshold + DEFAULTS_MARGIN,
+              ...(tool.outputSchema ? { output: tool.outputSchema as Record<string, unknown> } : {}),
+              askUnnamed: !namesAskedFor(askedFor, toolWords(tool)),
+              splitPart: deps.part === true,
+            }),
+          },
+        ]
+      : [];
+  });
 }
 
 /** Answers one intent: route, fill, then run, ask, or answer needs_input or no_match. */
@@ -357,45 +341,17 @@ export async function answerOne(
   const calibrated = routed.threshold;
   const threshold = request.threshold ?? calibrated;
   const askedFor = askedForWords(request.query);
-  const hits = routed.tools.flatMap((hit) => {
-    const tool = deps.getTool(hit.name);
-    return tool
-      ? [
-          {
-            tool,
-            score: hit.score,
-            fill: fillArguments(request.query, tool.inputSchema as Record<string, unknown>, supplied, {
-              ...(tool.exampleCalls ? { examples: tool.exampleCalls } : {}),
-              bare: isBare(tool),
-              weakMatch: hit.score < calibrated + DEFAULTS_MARGIN,
-              ...(tool.outputSchema ? { output: tool.outputSchema as Record<string, unknown> } : {}),
-              askUnnamed: !namesAskedFor(askedFor, toolWords(tool)),
-              splitPart: deps.part === true,
-            }),
-          },
-        ]
-      : [];
-  });
+  const hits = filledHits(request, deps, routed, askedFor);
   // Each candidate is held to the bar the best one is (the ranking is by score).
   const weighAt = (bar: number) =>
     hits.map((hit) => {
       const candidate = weigh(hit.tool, hit.score, hit.score >= bar, bar, hit.fill, supplied);
-      if (candidate.eligible && asksAnotherTime(hit.tool, request.query)) {
+      const reason = candidate.eligible
+        ? setAsideFor(hit.tool, hit.fill, request.query, askedFor)
+        : undefined;
+      if (reason) {
         candidate.eligible = false;
-        candidate.evidence.push("set aside: it answers for now, and the request asks about another time");
-      }
-      // A tool that would ask for values, and whose words (examples and tags too) name none of what the
-      // request asks for, is a neighbour of the request, not its tool ("the derivative of x^3" to a
-      // calculator): no_match lets synthesis write one, where asking would lead the agent astray.
-      if (
-        candidate.eligible &&
-        !isBare(hit.tool) &&
-        hit.fill.missing.length > 0 &&
-        askedFor.length > 0 &&
-        !askedFor.some((word) => namesAskedFor([word], describedWords(hit.tool)))
-      ) {
-        candidate.eligible = false;
-        candidate.evidence.push(`set aside: its words name none of "${askedFor.join(" ")}"`);
+        candidate.evidence.push(reason);
       }
       return candidate;
     });

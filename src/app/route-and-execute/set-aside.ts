@@ -1,0 +1,28 @@
+// Candidates set aside before one is chosen, whatever the router's score: a tool whose purpose does not
+// fit the request, so that it answers no_match (and synthesis can run) rather than run or ask astray.
+import type { Tool } from "../../catalog/index.ts";
+import { type FillResult, namesAskedFor } from "../../intent/index.ts";
+import { asksAnotherTime } from "./another-time.ts";
+import { describedWords, isBare } from "./tool-words.ts";
+
+/** Why the tool is set aside for this request, or undefined when it is not. */
+export function setAsideFor(
+  tool: Tool,
+  fill: FillResult,
+  query: string,
+  askedFor: string[],
+): string | undefined {
+  if (asksAnotherTime(tool, query))
+    return "set aside: it answers for now, and the request asks about another time";
+  // A tool that would ask for values, and whose words (examples and tags too) name none of what the
+  // request asks for, is a neighbour of the request, not its tool ("the derivative of x^3" to a
+  // calculator): asking would lead the agent astray.
+  if (
+    !isBare(tool) &&
+    fill.missing.length > 0 &&
+    askedFor.length > 0 &&
+    !askedFor.some((word) => namesAskedFor([word], describedWords(tool)))
+  )
+    return `set aside: its words name none of "${askedFor.join(" ")}"`;
+  return undefined;
+}
