@@ -59,7 +59,11 @@ export function fillZones(f: Filler, params: Param[]): MissingField[] {
           ) ?? zones.filter((z) => z !== ofTime).at(-1))
         : zones.find((z) => z !== ofTime && afterTo(z));
     const from = ofTime && ofTime !== to ? ofTime : zones.find((z) => z !== to);
-    if (to) f.set(target, to.zone, to, "city or zone name", "zone");
+    // One zone named twice is no conversion ("2pm in New York … when it's 2pm in New York"): the target
+    // is asked for.
+    const same = to && from && to.zone === from.zone;
+    if (to && !same) f.set(target, to.zone, to, "city or zone name", "zone");
+    else if (to) f.claim(to);
     if (from) f.set(source, from.zone, from, "city or zone name", "zone");
   } else {
     for (const [i, param] of zoneParams.entries()) {

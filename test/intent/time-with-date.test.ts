@@ -92,3 +92,13 @@ test("a zone abbreviation right after the time is the time's own zone; the other
     assert.deepEqual([args.source_zone, args.dest_zone], [source, dest], query);
   }
 });
+
+test("one zone named twice is no conversion: the target is asked for", () => {
+  const fill = fillArguments("it's 2pm in New York; what time is it when it's 2pm in New York", meeting);
+  assert.equal(fill.arguments.source_zone, "America/New_York");
+  assert.equal(fill.arguments.dest_zone, undefined);
+  assert.ok(
+    fill.missing.some((m) => m.field === "dest_zone"),
+    JSON.stringify(fill.missing),
+  );
+});
