@@ -24,6 +24,7 @@ for (const [word, code] of [
   ["pound", "GBP"],
   ["pounds", "GBP"],
   ["pounds sterling", "GBP"],
+  ["quid", "GBP"],
   ["sterling", "GBP"],
   ["euro", "EUR"],
   ["euros", "EUR"],

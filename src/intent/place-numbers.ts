@@ -81,8 +81,26 @@ export interface Scored {
   side?: "before" | "after";
 }
 
-/** Whether a parameter's words name `word` (singular or plural). */
-export function namesWord(param: Param, word: string): boolean {
+/** Units as written short, and the word a parameter's name spells them with ("90 mins": duration_minutes). */
+const SHORT_UNITS: Readonly<Record<string, string>> = {
+  min: "minute",
+  mins: "minutes",
+  hr: "hour",
+  hrs: "hours",
+  sec: "second",
+  secs: "seconds",
+  yr: "year",
+  yrs: "years",
+  wk: "week",
+  wks: "weeks",
+  mo: "month",
+  mos: "months",
+  ms: "milliseconds",
+};
+
+/** Whether a parameter's words name `word` (singular or plural, or a unit written short). */
+export function namesWord(param: Param, written: string): boolean {
+  const word = SHORT_UNITS[written] ?? written;
   return Boolean(word) && param.words.some((w) => w === word || `${w}s` === word || w === `${word}s`);
 }
 

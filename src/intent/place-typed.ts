@@ -22,7 +22,9 @@ function dateBeside(f: Filler, time: Span): { value: string; start: number; end:
         /^\s*(?:(?:in|at)\s+[\p{L} .'-]{1,40}?\s+|[\p{L} .'-]{1,40}?\s+time\s+)?(?:on|,)?\s*(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?$/iu.test(
           f.text.slice(time.end, d.start),
         )) ||
-        (d.end <= time.start && /^\s*(?:at|,)?\s*$/i.test(f.text.slice(d.end, time.start)))),
+        (d.end <= time.start && /^\s*(?:at|,)?\s*$/i.test(f.text.slice(d.end, time.start))) ||
+        // "march 3rd 2025 at 2pm": the date as read holds its time.
+        (time.start >= d.start && time.end <= d.end)),
   );
 }
 
@@ -112,13 +114,15 @@ export function fillTyped(f: Filler, params: Param[]): void {
     if (!time) continue;
     // A date written next to the time ("3pm on 2024-07-01") is part of it, when the parameter's
     // description shows it takes a date with its time; left out, the call would answer for today.
-    const dated = /\d{4}-\d{2}-\d{2}[ T]\d/.test(param.hint) ? dateBeside(f, time) : undefined;
+    const dated = /\d{4}-\d{2}-\d{2}[ t]\d/.test(param.hint) ? dateBeside(f, time) : undefined;
     const clock = dated ? clock24(time.text) : undefined;
     if (dated && clock) {
       const span = { start: Math.min(time.start, dated.start), end: Math.max(time.end, dated.end) };
       // Only the time and the date are taken: a place between them ("9am in Los Angeles on 2025-03-10")
       // is still there for a zone.
-      f.set(param, `${dated.value} ${clock}`, span, "date and time of day", "shape", false);
+      // Written as the description's example writes it ("2024-07-01T09:30:00" or "2024-07-01 15:00").
+      const separator = /\d{2}t\d{2}/.test(param.hint) ? "T" : " ";
+      f.set(param, `${dated.value}${separator}${clock}`, span, "date and time of day", "shape", false);
       f.claim(time);
       f.claim(dated);
     } else f.set(param, time.text, time, "time of day", "shape");

@@ -10,7 +10,8 @@ export function opaqueKindsFor(param: Param): OpaqueKind[] {
   const words = new Set(param.words.map((w) => w.replace(/(?<=..)s$/, "")));
   const named = (...kinds: string[]) => kinds.some((k) => words.has(k));
   if (/\b(?:token|jwt)\b/.test(param.hint)) kinds.push("jwt");
-  if (format === "email" || named("email")) kinds.push("email");
+  // "to: Recipient email addresses" takes emails; "subject: Subject of the email" does not.
+  if (format === "email" || named("email") || /\be-?mail address/.test(param.hint)) kinds.push("email");
   if (format === "uri" || format === "url" || named("url", "uri")) kinds.push("url");
   if (format === "uuid" || named("uuid")) kinds.push("uuid");
   if (/\biban\b/.test(param.hint)) kinds.push("iban");

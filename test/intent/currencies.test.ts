@@ -78,6 +78,7 @@ const exchanges: [request: string, base: string | undefined, target: string | un
   ["what are €200 worth in Swiss francs", "EUR", "CHF"],
   ["how much is 20000 Japanese Yen in United States Dollar", "JPY", "USD"],
   ["rate of the yen to the euro", "JPY", "EUR"],
+  ["how much is 250 quid in yen", "GBP", "JPY"],
   // One currency named: which side it is on is not said.
   ["the rate for euros", undefined, undefined],
   // Ordinary words that end a currency's name name no currency.

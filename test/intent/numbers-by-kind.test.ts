@@ -158,3 +158,12 @@ test("a unit word every numeric parameter's name shares does not place a number:
   const cm = filled.filled.filter((v) => v.how?.includes('"cm"'));
   assert.deepEqual(cm, [], JSON.stringify(filled.filled));
 });
+
+test("a unit written short names the parameter that spells it out (90 mins: duration_minutes)", () => {
+  const event = {
+    type: "object",
+    properties: { duration_minutes: { type: "integer" }, attendees_count: { type: "integer" } },
+    required: ["duration_minutes"],
+  };
+  assert.equal(fillArguments("a call with 4 attendees, 90 mins", event).arguments.duration_minutes, 90);
+});

@@ -108,3 +108,22 @@ test("a password written out unquoted is the one word of letters with digits or 
   for (const [request, password] of cases)
     assert.equal(fillArguments(request, strength).arguments.password, password, request);
 });
+
+test("an email goes to a parameter described as email addresses, not to one about an email", () => {
+  const mail = {
+    type: "object",
+    properties: {
+      to: { type: "array", items: { type: "string" }, description: "Recipient email addresses." },
+      subject: { type: "string", description: "Subject of the email." },
+      cc: { type: "array", items: { type: "string" }, description: "CC email addresses." },
+    },
+    required: ["to", "subject"],
+  };
+  const fill = fillArguments(
+    'email priya@fintrack.co, subject "Invoice 2291", cc accounting@fintrack.co',
+    mail,
+  );
+  assert.deepEqual(fill.arguments.to, ["priya@fintrack.co"]);
+  assert.deepEqual(fill.arguments.cc, ["accounting@fintrack.co"]);
+  assert.equal(fill.arguments.subject, "Invoice 2291");
+});

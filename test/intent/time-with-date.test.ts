@@ -32,6 +32,10 @@ const cases: [query: string, expected: Record<string, string>][] = [
     "Standup is 09:30 Berlin time on Monday 2025-11-03. What time is that for the folks in New York?",
     { start_time: "2025-11-03 09:30", source_zone: "Europe/Berlin", dest_zone: "America/New_York" },
   ],
+  [
+    "put it on my cal for march 3rd 2025 at 2pm, from Paris to Tokyo",
+    { start_time: "2025-03-03 14:00", source_zone: "Europe/Paris", dest_zone: "Asia/Tokyo" },
+  ],
   // A date written before the time with other words between is not the time's.
   [
     "on 2024-07-01 the call moved, 3pm from Paris to Tokyo",
