@@ -5,20 +5,24 @@
 // read "55-8812" as two numbers.
 import { type Filler, type JsonSchema, type Param, typeOf } from "./filler.ts";
 import { namesWord } from "./place-numbers.ts";
-import { enumValues, isDateParam, opaqueKindsFor } from "./schema-cues.ts";
+import { enumValues, isDateParam, opaqueKindsFor, TEXT_NAMES } from "./schema-cues.ts";
 
 /** Words of a parameter's name that say its value is an identifier (or several: "plan_ids"). */
 const ID_WORDS = new Set(["id", "sku", "code", "number", "no", "ref", "reference", "key", "path", "handle"]);
 
 /** A token: letters and digits, parts joined by "-", "_", "/", "." or ":" ("SH-220", "prod/db/password"). */
-const TOKEN = /(?<![\w@.#/:-])#?(@?[A-Za-z0-9]+(?:[-_./:][A-Za-z0-9]+)*)(?![\w@/:-]|\.\w)/g;
+// Not a part of an expression: "2x" of "2x^2" is no identifier.
+const TOKEN = /(?<![\w@.#/:^*+=-])#?(@?[A-Za-z0-9]+(?:[-_./:][A-Za-z0-9]+)*)(?![\w@/:^*+=(-]|\.\w)/g;
 
 /** Whether a token looks like an identifier: a digit, all capitals ("KEXP"), a path's slash or a handle's "@". */
 const looksLikeId = (token: string) =>
   /\d/.test(token) || /^[A-Z][A-Z0-9]{1,9}$/.test(token) || token.includes("/") || token.startsWith("@");
 
-/** Words that may stand between the named thing and its identifier ("order no. 12", "ticket number 4411"). */
-const BETWEEN = /^(?:\s+(?:id|no\.?|number|num|#|sku|code|ref))?[\s:#]*$/i;
+/** A name joined by "-" or "_" ("payments-api", "acme-prod-logs"): an identifier beside its word. */
+const looksLikeName = (token: string) => /^[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)+$/.test(token);
+
+/** Words that may stand between the named thing and its identifier ("order no. 12", "device id is X"). */
+const BETWEEN = /^(?:\s+(?:id|no\.?|number|num|#|sku|code|ref))?(?:\s+(?:is|=))?[\s:#=]*$/i;
 
 /** Between two identifiers of one list. */
 const JOINER = /^\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or|&)\s+)$/i;
@@ -34,25 +38,77 @@ function takesId(param: Param): boolean {
   return param.words.some((w) => ID_WORDS.has(singular(w)));
 }
 
+/** A string parameter named for one thing (namespace, bucket, deployment), no free text or enum. */
+function namesAThing(param: Param): boolean {
+  return (
+    param.type === "string" &&
+    param.words.length === 1 &&
+    enumValues(param).length === 0 &&
+    !isDateParam(param) &&
+    typeof param.schema.format !== "string" &&
+    opaqueKindsFor(param).length === 0 &&
+    !TEXT_NAMES.test(param.name) &&
+    !FREE_TEXT.test(param.name) &&
+    !NOT_A_THING.test(param.name) &&
+    param.name.length >= 3
+  );
+}
+
+/** Parameters whose value is prose or a name of a person or place, never an identifier. */
+const FREE_TEXT =
+  /^(?:title|name|subject|description|summary|comment|note|notes|reason|city|country|location|address|keyword|q|query|search|language|lang|function|formula|equation)$/;
+
+/** Names that are a direction or a role, not a thing ("from", "to", "source"): a unit or zone takes them. */
+const NOT_A_THING =
+  /^(?:from|to|in|at|by|for|of|on|into|with|via|as|source|target|base|zone|timezone|unit|units|mode|type|format|time|date)$/;
+
 export function fillIdentifiers(f: Filler, params: Param[]): void {
-  const open = params.filter((p) => !f.has(p) && takesId(p));
+  const open = params.filter((p) => !f.has(p) && (takesId(p) || namesAThing(p)));
   if (open.length === 0) return;
+  // Only a parameter named for one thing takes a plain word before its name ("the prod namespace").
+  const nameFirst = open.filter(namesAThing);
   const tokens = [...f.text.matchAll(TOKEN)].map((match) => {
     const value = match[1] as string;
     const start = (match.index ?? 0) + match[0].length - value.length;
     return { value, start, end: start + value.length, hash: match[0].startsWith("#") };
   });
   for (const [i, token] of tokens.entries()) {
-    if (!looksLikeId(token.value) || !f.free(token)) continue;
+    if (!f.free(token)) continue;
+    // "the payments-api deployment", "the prod namespace": a name right before the word it names.
+    const after = /^\s+([A-Za-z]+)\b/.exec(f.text.slice(token.end, token.end + 30))?.[1]?.toLowerCase();
+    const namedAfter = after ? nameFirst.find((p) => !f.has(p) && namesWord(p, after)) : undefined;
+    if (
+      namedAfter &&
+      (looksLikeId(token.value) ||
+        looksLikeName(token.value) ||
+        // A plain word only after an article ("the prod namespace"), not "at" of "at path …".
+        (/^[a-z]+$/.test(token.value) &&
+          /\b(?:the|my|our|your|this)\s+$/i.test(f.text.slice(0, token.start))))
+    ) {
+      f.set(namedAfter, token.value, token, `name before "${after}"`, "own_word");
+      continue;
+    }
+    if (!looksLikeId(token.value) && !(looksLikeName(token.value) && nameFirst.length > 0)) continue;
     const before = f.text.slice(Math.max(0, token.start - 40), token.start);
-    const word = /([A-Za-z]+)((?:\s+(?:id|no\.?|number|num|sku|code|ref))?[\s:#]*)$/i.exec(before);
+    const word = /([A-Za-z]+)((?:\s+(?:id|no\.?|number|num|sku|code|ref))?(?:\s+(?:is|=))?[\s:#=]*)$/i.exec(
+      before,
+    );
     if (!word || !BETWEEN.test(word[2] ?? "")) continue;
     // A short bare number after a word is more often a count ("order 5 pizzas") than an identifier.
     const marked = token.hash || /#|\b(?:id|no|number|num)\b/i.test(word[2] ?? "");
     if (/^\d{1,3}$/.test(token.value) && !marked) continue;
-    const named = (word[1] as string).toLowerCase();
-    const param = open.find((p) => !f.has(p) && namesWord(p, named));
+    // The word before, or the identifier word after it ("try code SPRING25": a "code" parameter).
+    const words = [word[1] as string, ...((word[2] ?? "").match(/[A-Za-z]+/g) ?? [])].map((w) =>
+      w.toLowerCase(),
+    );
+    const param = words
+      .map((w) => open.find((p) => !f.has(p) && namesWord(p, w)))
+      .find((p) => p !== undefined);
+    const named = words.find((w) => param && namesWord(param, w)) ?? "";
     if (!param) continue;
+    // A hyphenated name is an identifier only for a parameter named for one thing ("bucket acme-logs"),
+    // not for an id ("order new-style shoes").
+    if (!looksLikeId(token.value) && !namesAThing(param)) continue;
     if (param.type !== "array") {
       f.set(param, token.value, token, `identifier after "${named}"`, "own_word");
       continue;

@@ -54,3 +54,22 @@ for (const c of cases)
     assert.deepEqual(filled.arguments, c.expect);
     for (const v of filled.filled) assert.equal(v.evidence, "own_word", v.field);
   });
+
+test("a name beside the word it names, before or after it, for a parameter named for one thing", () => {
+  const str = { type: "string" };
+  const cases: [query: string, properties: Record<string, unknown>, expected: Record<string, unknown>][] = [
+    [
+      "restart the payments-api deployment in the prod namespace",
+      { namespace: str, deployment: str },
+      { namespace: "prod", deployment: "payments-api" },
+    ],
+    ["list everything in bucket acme-prod-logs", { bucket: str }, { bucket: "acme-prod-logs" }],
+    ["the thermostat's device id is therm-lr-02", { device_id: str }, { device_id: "therm-lr-02" }],
+    ["try code SPRING25 on my cart", { code: str }, { code: "SPRING25" }],
+    // A plain word is a name only after an article; prose parameters take none.
+    ["read the secret at path prod/db/password", { path: str }, { path: "prod/db/password" }],
+    ["a new-style title for the post", { title: str }, {}],
+  ];
+  for (const [query, properties, expected] of cases)
+    assert.deepEqual(fillArguments(query, { type: "object", properties }).arguments, expected, query);
+});
