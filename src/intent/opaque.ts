@@ -10,6 +10,7 @@ export type OpaqueKind =
   | "iban"
   | "ip"
   | "card_number"
+  | "phone"
   | "hash"
   | "base64"
   | "long_number";
@@ -37,6 +38,11 @@ const PATTERNS: [OpaqueKind, RegExp][] = [
   [
     "ip",
     /(?<![\d.])(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}(?:\/(?:3[0-2]|[12]?\d))?(?![\d.]*\d)/g,
+  ],
+  // A phone number with its country code ("+1 415 555 0199") or its area code in brackets ("(415) 555-0199").
+  [
+    "phone",
+    /(?<![\w+])\+\d{1,3}(?:[\s.-]?\(?\d{1,4}\)?){2,5}(?![\d])|(?<![\w(])\(\d{3}\)\s?\d{3}[\s.-]\d{4}(?!\d)/g,
   ],
   ["card_number", /\b\d{4}(?:[ -]?\d{4}){2}(?:[ -]?\d{1,4}){1,2}\b/g],
   ["hash", /\b(?:[0-9a-f]{32}|[0-9a-f]{40}|[0-9a-f]{64}|[0-9A-F]{32}|[0-9A-F]{40}|[0-9A-F]{64})\b/g],
@@ -77,6 +83,7 @@ const LABEL: Record<OpaqueKind, string> = {
   iban: "iban",
   ip: "ip address",
   card_number: "card number",
+  phone: "phone number",
   hash: "hash",
   base64: "base64",
   long_number: "number",

@@ -34,7 +34,12 @@ export function fillOpaque(f: Filler, params: Param[]): void {
       lists.set(param, [...(lists.get(param) ?? []), value]);
       continue;
     }
-    const typed = param.type === "number" || param.type === "integer" ? Number(value.value) : value.value;
+    // A phone number is written as E.164 ("+14155550199"), the form phone parameters take.
+    const written =
+      value.kind === "phone" && value.value.startsWith("+")
+        ? `+${value.value.replace(/\D/g, "")}`
+        : value.value;
+    const typed = param.type === "number" || param.type === "integer" ? Number(written) : written;
     f.set(param, typed, value, value.kind, "opaque");
     f.placedOpaque.push(value.kind);
   }

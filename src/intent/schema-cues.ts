@@ -19,6 +19,8 @@ export function opaqueKindsFor(param: Param): OpaqueKind[] {
   if ((named("card") || param.name === "number") && param.type === "string")
     kinds.push("card_number", "long_number");
   if (named("hash", "digest", "checksum")) kinds.push("hash");
+  if (named("phone", "mobile", "tel", "telephone") || /\bphone\b|\be\.164\b/.test(param.hint))
+    kinds.push("phone");
   if (/\btimestamp|epoch|unix\b/.test(param.hint) && param.type !== "string") kinds.push("long_number");
   return kinds;
 }

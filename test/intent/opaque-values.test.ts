@@ -127,3 +127,27 @@ test("an email goes to a parameter described as email addresses, not to one abou
   assert.deepEqual(fill.arguments.cc, ["accounting@fintrack.co"]);
   assert.equal(fill.arguments.subject, "Invoice 2291");
 });
+
+test("a phone number goes to a phone parameter, written as E.164", () => {
+  const sms = {
+    type: "object",
+    properties: {
+      to_number: { type: "string", description: "Recipient phone number in E.164 format." },
+      message: { type: "string" },
+    },
+    required: ["to_number", "message"],
+  };
+  const fill = fillArguments("text +1 415 555 0199 'running 10 min late, sorry!'", sms);
+  assert.equal(fill.arguments.to_number, "+14155550199");
+  assert.equal(fill.arguments.message, "running 10 min late, sorry!");
+  assert.deepEqual(
+    findOpaqueValues("call (415) 555-0199 or +44 20 7946 0958, not order 112-8843021").map((o) => [
+      o.kind,
+      o.value,
+    ]),
+    [
+      ["phone", "(415) 555-0199"],
+      ["phone", "+44 20 7946 0958"],
+    ],
+  );
+});
