@@ -110,6 +110,38 @@ function taken(f: Filler, m: Span): boolean {
   return f.filled.some((v) => v.span !== undefined && m.start < v.span.end && m.end > v.span.start);
 }
 
+/** A parameter for a part of a person's name: "first" (given) or "last" (family, surname). */
+const namePart = (param: Param, part: "first" | "last"): boolean =>
+  param.type === "string" &&
+  (part === "first"
+    ? /^(?:first|given)_?name$|^firstname$/i.test(param.name)
+    : /^(?:last|family|sur)_?name$|^lastname$|^surname$/i.test(param.name));
+
+/**
+ * A person's full name for a first-name and a last-name parameter ("a guy named Tomás Reyes"): the first
+ * word is the given name, the rest the family name. True when it placed them.
+ */
+function splitPersonName(f: Filler, open: Param[], phrases: PhraseMention[]): boolean {
+  const first = open.find((p) => namePart(p, "first"));
+  const last = open.find((p) => namePart(p, "last"));
+  if (!first || !last) return false;
+  const people = phrases.filter((m) => m.person && /^\S+(?:\s+\S+)+$/.test(m.text.trim()));
+  const [person] = people;
+  if (!person || people.length !== 1) return false;
+  const text = person.text.trim();
+  const cut = text.indexOf(" ");
+  const start = person.start + (person.text.length - person.text.trimStart().length);
+  f.set(first, text.slice(0, cut), { start, end: start + cut }, "given name of a person", "text_kind");
+  f.set(
+    last,
+    text.slice(cut + 1),
+    { start: start + cut + 1, end: start + text.length },
+    "family name of a person",
+    "text_kind",
+  );
+  return true;
+}
+
 export function fillFreeText(f: Filler, params: Param[]): void {
   const open = params.filter((p) => !f.has(p) && takesText(p));
   if (open.length === 0) return;
@@ -118,6 +150,7 @@ export function fillFreeText(f: Filler, params: Param[]): void {
   const dated = [...f.mentions.dates, ...f.mentions.months];
   const inDate = (m: PhraseMention) => dated.some((d) => d.start <= m.start && d.end >= m.end);
   const phrases = all.filter((m) => !taken(f, m) && !inDate(m)).slice(0, 32);
+  if (splitPersonName(f, open, phrases)) return fillFreeText(f, params);
   const required = open.filter((p) => p.required);
   const candidates: Candidate<PhraseMention, Param>[] = [];
   const scored = new Map<string, Scored>();

@@ -170,3 +170,25 @@ test("units of one kind listed after a conversion's target are several targets; 
   assert.equal(targets("convert 5 km to miles and tell me more"), undefined);
   assert.equal(targets("convert 5 km to miles and kilograms"), undefined);
 });
+
+test("a person's full name fills a first-name and a last-name parameter", () => {
+  const lead = {
+    type: "object",
+    properties: {
+      first_name: { type: "string" },
+      last_name: { type: "string" },
+      company: { type: "string", description: "Company name" },
+    },
+    required: ["first_name", "last_name"],
+  };
+  assert.deepEqual(
+    fillArguments("a guy named Tomás Reyes from Brightline Logistics, add him as a lead", lead).arguments,
+    {
+      first_name: "Tomás",
+      last_name: "Reyes",
+      company: "Brightline Logistics",
+    },
+  );
+  // One name alone is no first and last name.
+  assert.equal(fillArguments("add Cher as a lead", lead).arguments.last_name, undefined);
+});
