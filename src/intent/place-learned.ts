@@ -15,6 +15,31 @@ function directionOf(param: Param): "from" | "to" | undefined {
   return param.words.map(direction).find((d) => d !== undefined);
 }
 
+/**
+ * "those octal perms in binary": of two values for a target, one named before the other, not joined to it,
+ * where only the later one follows "in", "to" or "into", the earlier is the source ("octal"); it goes to
+ * the source parameter and leaves the target's list.
+ */
+function sourceBeforeTarget(
+  f: Filler,
+  param: Param,
+  params: Param[],
+  hits: { value: unknown; span: Span }[],
+  lower: string,
+): void {
+  if (directionOf(param) !== "to" || hits.length !== 2) return;
+  const [earlier, later] = hits as [{ value: unknown; span: Span }, { value: unknown; span: Span }];
+  const marked = (h: { span: Span }) => /^(?:in|to|into)$/.test(wordBefore(lower, h.span.start));
+  if (marked(earlier) || !marked(later)) return;
+  if (/^[\s,]*(?:and|or|,)/.test(lower.slice(earlier.span.end, later.span.start))) return;
+  const source = params.find(
+    (p) => p !== param && !f.has(p) && directionOf(p) === "from" && p.type !== "array",
+  );
+  if (!source || typeof earlier.value !== "number" || !["integer", "number"].includes(source.type)) return;
+  f.set(source, earlier.value, earlier.span, "phrase from the examples, before the target's", "learned");
+  hits.splice(0, 1);
+}
+
 /** Phrases the tool's examples used for a value they did not write ("monthly" for 12, "binary" for 2). */
 export function fillPhrases(f: Filler, params: Param[], learned: LearnedCues): void {
   const lower = f.text.toLowerCase();
@@ -39,6 +64,7 @@ export function fillPhrases(f: Filler, params: Param[], learned: LearnedCues): v
     }
     if (hits.length === 0) continue;
     hits.sort((a, b) => a.span.start - b.span.start);
+    sourceBeforeTarget(f, param, params, hits, lower);
     const [first] = hits;
     if (!first) continue;
     // A list takes every value named; a single value only an unambiguous one.

@@ -23,6 +23,9 @@ const examples = [
 const cases: [query: string, expected: Record<string, unknown>][] = [
   ["convert 1010 from binary to decimal", { digits: "1010", from_radix: 2, to_radices: [10] }],
   ["convert 77 to binary", { digits: "77", to_radices: [2] }],
+  // A base named before the target's ("in binary"), not joined to it, is the source.
+  ["chmod 755 - what are those octal perms in binary?", { digits: "755", from_radix: 8, to_radices: [2] }],
+  ["convert 255 to binary and octal", { digits: "255", to_radices: [2, 8] }],
 ];
 
 for (const [query, expected] of cases)
