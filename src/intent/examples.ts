@@ -40,7 +40,7 @@ export interface LearnedCues {
 const VALUE_WORD_EXAMPLES = 2;
 
 const STOP = new Set(
-  "a an the of to in into on at for from by with is are was what what's whats how much many me my i please and or than it this that as be".split(
+  "a an the of to in into on at for from by with is are was what what's whats how much many me my i please and or than it this that as be will would have has had does did do can could should get".split(
     " ",
   ),
 );
@@ -116,7 +116,11 @@ export function learnFromExamples(calls: readonly ExampleCall[] | undefined): Le
     const unwritten: [string, unknown][] = [];
     for (const [param, raw] of Object.entries(call.arguments)) {
       for (const value of Array.isArray(raw) ? raw : [raw]) {
-        const spans = spansOf(call.query, value);
+        // A number another argument already took where it is written ("4% … compounded quarterly", rate 4
+        // and 4 periods a year) is written once: for this argument it is phrased in words.
+        const spans = spansOf(call.query, value).filter(
+          (span) => typeof value !== "number" || !covered.some((c) => c.start === span.start),
+        );
         if (spans.length === 0) {
           // Strings are matched by their own words (enum values, names); numbers and flags need a phrase.
           unwritten.push([param, value]);

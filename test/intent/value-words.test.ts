@@ -94,3 +94,27 @@ test("an enum value named by its words, where the examples' word for another val
   const plain = fillArguments("18 is what percent of 72", percent, {}, { examples });
   assert.equal(plain.arguments.operation, "what_percent");
 });
+
+test("a number another argument took where it is written is phrased in words for this one", () => {
+  const learned = learnFromExamples([
+    {
+      query: "2000 at 4% over 5 years, compounded quarterly",
+      arguments: { principal: 2000, rate: 4, years: 5, periods: 4 },
+    },
+    {
+      query: "1500 at 3% for 4 years compounded monthly",
+      arguments: { principal: 1500, rate: 3, years: 4, periods: 12 },
+    },
+    {
+      query: "what will 1000 at 5% for 10 years be",
+      arguments: { principal: 1000, rate: 5, years: 10, periods: 1 },
+    },
+  ]);
+  const phrases = learned.phrases.filter((p) => p.param === "periods").map((p) => [p.phrase, p.value]);
+  assert.ok(
+    phrases.some(([phrase, value]) => phrase === "quarterly" && value === 4),
+    JSON.stringify(phrases),
+  );
+  // An auxiliary verb is no phrase for a value.
+  assert.ok(!phrases.some(([phrase]) => phrase === "will"), JSON.stringify(phrases));
+});
