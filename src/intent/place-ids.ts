@@ -77,14 +77,8 @@ export function fillIdentifiers(f: Filler, params: Param[]): void {
     // "the payments-api deployment", "the prod namespace": a name right before the word it names.
     const after = /^\s+([A-Za-z]+)\b/.exec(f.text.slice(token.end, token.end + 30))?.[1]?.toLowerCase();
     const namedAfter = after ? nameFirst.find((p) => !f.has(p) && namesWord(p, after)) : undefined;
-    if (
-      namedAfter &&
-      (looksLikeId(token.value) ||
-        looksLikeName(token.value) ||
-        // A plain word only after an article ("the prod namespace"), not "at" of "at path …".
-        (/^[a-z]+$/.test(token.value) &&
-          /\b(?:the|my|our|your|this)\s+$/i.test(f.text.slice(0, token.start))))
-    ) {
+    // Not a plain word: "the online game" names a kind of game, not the game.
+    if (namedAfter && (looksLikeId(token.value) || looksLikeName(token.value))) {
       f.set(namedAfter, token.value, token, `name before "${after}"`, "own_word");
       continue;
     }

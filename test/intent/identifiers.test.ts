@@ -59,14 +59,16 @@ test("a name beside the word it names, before or after it, for a parameter named
   const str = { type: "string" };
   const cases: [query: string, properties: Record<string, unknown>, expected: Record<string, unknown>][] = [
     [
-      "restart the payments-api deployment in the prod namespace",
+      "restart the payments-api deployment in the prod-eu namespace",
       { namespace: str, deployment: str },
-      { namespace: "prod", deployment: "payments-api" },
+      { namespace: "prod-eu", deployment: "payments-api" },
     ],
+    // A plain word before the name is a kind of thing, not its name.
+    ["the highest score in the online game 'Overwatch'", { game: str }, {}],
     ["list everything in bucket acme-prod-logs", { bucket: str }, { bucket: "acme-prod-logs" }],
     ["the thermostat's device id is therm-lr-02", { device_id: str }, { device_id: "therm-lr-02" }],
     ["try code SPRING25 on my cart", { code: str }, { code: "SPRING25" }],
-    // A plain word is a name only after an article; prose parameters take none.
+    // Prose parameters take no name.
     ["read the secret at path prod/db/password", { path: str }, { path: "prod/db/password" }],
     ["a new-style title for the post", { title: str }, {}],
   ];
