@@ -150,7 +150,11 @@ export function fillFreeText(f: Filler, params: Param[]): void {
   const dated = [...f.mentions.dates, ...f.mentions.months];
   const inDate = (m: PhraseMention) => dated.some((d) => d.start <= m.start && d.end >= m.end);
   const phrases = all.filter((m) => !taken(f, m) && !inDate(m)).slice(0, 32);
-  if (splitPersonName(f, open, phrases)) return fillFreeText(f, params);
+  // The name's parts placed, the other parameters are filled from what is left.
+  if (splitPersonName(f, open, phrases)) {
+    fillFreeText(f, params);
+    return;
+  }
   const required = open.filter((p) => p.required);
   const candidates: Candidate<PhraseMention, Param>[] = [];
   const scored = new Map<string, Scored>();
