@@ -119,15 +119,15 @@ const namePart = (param: Param, part: "first" | "last"): boolean =>
 
 /**
  * A person's full name for a first-name and a last-name parameter ("a guy named Tomás Reyes"): the first
- * word is the given name, the rest the family name. True when it placed them.
+ * word is the given name, the rest the family name.
  */
-function splitPersonName(f: Filler, open: Param[], phrases: PhraseMention[]): boolean {
+function splitPersonName(f: Filler, open: Param[], phrases: PhraseMention[]): void {
   const first = open.find((p) => namePart(p, "first"));
   const last = open.find((p) => namePart(p, "last"));
-  if (!first || !last) return false;
+  if (!first || !last) return;
   const people = phrases.filter((m) => m.person && /^\S+(?:\s+\S+)+$/.test(m.text.trim()));
   const [person] = people;
-  if (!person || people.length !== 1) return false;
+  if (!person || people.length !== 1) return;
   const text = person.text.trim();
   const cut = text.indexOf(" ");
   const start = person.start + (person.text.length - person.text.trimStart().length);
@@ -139,22 +139,21 @@ function splitPersonName(f: Filler, open: Param[], phrases: PhraseMention[]): bo
     "family name of a person",
     "text_kind",
   );
-  return true;
 }
 
 export function fillFreeText(f: Filler, params: Param[]): void {
-  const open = params.filter((p) => !f.has(p) && takesText(p));
-  if (open.length === 0) return;
+  const openNow = () => params.filter((p) => !f.has(p) && takesText(p));
+  if (openNow().length === 0) return;
   const all = findPhrases(f.text);
   // A month's name in a date ("March 2025", "June 2, 2025") is no place or person.
   const dated = [...f.mentions.dates, ...f.mentions.months];
   const inDate = (m: PhraseMention) => dated.some((d) => d.start <= m.start && d.end >= m.end);
-  const phrases = all.filter((m) => !taken(f, m) && !inDate(m)).slice(0, 32);
-  // The name's parts placed, the other parameters are filled from what is left.
-  if (splitPersonName(f, open, phrases)) {
-    fillFreeText(f, params);
-    return;
-  }
+  const freeNow = () => all.filter((m) => !taken(f, m) && !inDate(m)).slice(0, 32);
+  // A person's name parts first; the other parameters are filled from what is left.
+  splitPersonName(f, openNow(), freeNow());
+  const open = openNow();
+  if (open.length === 0) return;
+  const phrases = freeNow();
   const required = open.filter((p) => p.required);
   const candidates: Candidate<PhraseMention, Param>[] = [];
   const scored = new Map<string, Scored>();
