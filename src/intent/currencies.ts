@@ -7,7 +7,7 @@ const display = new Intl.DisplayNames(["en"], { type: "currency" });
 
 const BY_NAME = new Map<string, string>();
 const CODES = new Set(Intl.supportedValuesOf("currency"));
-for (const code of Intl.supportedValuesOf("currency")) {
+for (const code of CODES) {
   const name = display.of(code)?.toLowerCase();
   if (!name || name === code.toLowerCase()) continue;
   BY_NAME.set(name, code);
@@ -99,11 +99,8 @@ export function findCurrencies(text: string): CurrencyMention[] {
       const written = text.slice(first.start, last.end);
       // Words of one name are separated by spaces alone.
       if (/[^\sA-Za-z$€£¥]/.test(written)) continue;
-      const code = isCurrencyCode(written)
-        ? CODES.has(written)
-          ? written
-          : undefined
-        : BY_NAME.get(written.toLowerCase().replace(/\s+/g, " "));
+      // In running text only a code the runtime knows is a currency ("the API" is none).
+      const code = isCurrencyCode(written) && !CODES.has(written) ? undefined : currencyCode(written);
       if (!code || (n === 1 && ENGLISH.has(written.toLowerCase()))) continue;
       out.push({ text: written, start: first.start, end: last.end, code });
       i += n - 1;

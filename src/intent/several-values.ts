@@ -34,26 +34,24 @@ function sameKindNumbers(f: Filler, placed: NumberMention): NumberMention[] {
       n !== placed &&
       f.free(n) &&
       !n.words &&
-      ((list.includes(n) && !range) ||
-        (n.next !== "" &&
-          n.next === placed.next &&
-          /^[\s\S]{0,40}?\b(?:and|or)\b|,/.test(
-            f.text.slice(Math.min(n.end, placed.end), Math.max(n.start, placed.start)),
-          ))),
+      ((list.includes(n) && !range) || (n.next !== "" && n.next === placed.next && joined(f, n, placed))),
   );
 }
 
 /** Dates or quoted texts joined to the placed one by "and", "or" or a comma ("on 2022-01-01 and 2022-02-01"). */
 function joinedTo(f: Filler, placed: Mention, kind: readonly Mention[]): Mention[] {
-  return kind.filter(
-    (m) =>
-      m.start !== placed.start &&
-      f.free(m) &&
-      /^[\s\S]{0,40}?\b(?:and|or)\b|,/.test(
-        f.text.slice(Math.min(m.end, placed.end), Math.max(m.start, placed.start)),
-      ),
+  return kind.filter((m) => m.start !== placed.start && f.free(m) && joined(f, m, placed));
+}
+
+/** Whether "and", "or" or a comma stands between two values, within a few words. */
+function joined(f: Filler, a: Span, b: Span): boolean {
+  return /^[\s\S]{0,40}?\b(?:and|or)\b|,/.test(
+    f.text.slice(Math.min(a.end, b.end), Math.max(a.start, b.start)),
   );
 }
+
+/** A mention's text and span, without its other fields. */
+const asValue = ({ text, start, end }: Mention) => ({ text, start, end });
 
 /** Units of the same kind listed after a target unit ("to EUR and GBP", "to miles, feet and inches"). */
 function moreUnits(f: Filler, span: Span, unit: string): { text: string; start: number; end: number }[] {
@@ -91,10 +89,8 @@ export function severalValues(f: Filler, params: Param[]): MissingField[] {
     const quoted = value.evidence === "quoted" ? f.mentions.quoted.find(sameSpan) : undefined;
     if (value.evidence === "units" && typeof value.value === "string")
       others = moreUnits(f, span, value.value);
-    else if (date)
-      others = joinedTo(f, date, f.mentions.dates).map(({ text, start, end }) => ({ text, start, end }));
-    else if (quoted)
-      others = joinedTo(f, quoted, f.mentions.quoted).map(({ text, start, end }) => ({ text, start, end }));
+    else if (date) others = joinedTo(f, date, f.mentions.dates).map(asValue);
+    else if (quoted) others = joinedTo(f, quoted, f.mentions.quoted).map(asValue);
     else if (typeof value.value === "string" && value.evidence?.startsWith("text_")) {
       const phrases = findPhrases(f.text);
       const own = phrases.find((p) => p.start <= span.start && p.end >= span.end);
@@ -108,7 +104,7 @@ export function severalValues(f: Filler, params: Param[]): MissingField[] {
       if (own?.list !== undefined)
         others = phrases
           .filter((p) => p.list === own.list && p !== own && (shared || f.free(p)))
-          .map(({ text, start, end }) => ({ text, start, end }));
+          .map(asValue);
     } else if (typeof value.value === "number") {
       const own = f.mentions.numbers.find((n) => n.start === span.start && n.end === span.end);
       if (own) others = sameKindNumbers(f, own).map(trimmed);

@@ -44,16 +44,9 @@ function answered(target: Mention, names: Set<string>): boolean {
   return names.has(word) || (word.endsWith("s") && names.has(word.slice(0, -1))) || names.has(`${word}s`);
 }
 
-/** The spans of the text's sentences: cut after ".", "?" or "!" before a space, and at blank lines. */
-function sentenceSpans(text: string): Span[] {
-  const spans: Span[] = [];
-  let start = 0;
-  for (const end of text.matchAll(/[.?!](?=\s)|\n\s*\n/g)) {
-    spans.push({ start, end: end.index + end[0].length });
-    start = end.index + end[0].length;
-  }
-  spans.push({ start, end: text.length + 1 });
-  return spans;
+/** Where the text's sentences end: after ".", "?" or "!" before a space, and at blank lines. */
+function sentenceEnds(text: string): number[] {
+  return [...text.matchAll(/[.?!](?=\s)|\n\s*\n/g)].map((end) => end.index + end[0].length);
 }
 
 /** A value as written, for telling a repeat: lower case, without quotes, a plural "s" or a sign. */
@@ -96,8 +89,8 @@ export function unusedValues(f: Filler, output?: JsonSchema): Mention[] {
   // A value in a sentence before the first one the call reads is context ("Debugging a 401. Here's the
   // token, what's in it?"); one after may correct it ("Book 3 tickets. No, 4"), so it counts.
   const firstRead = Math.min(...placed.map((p) => p.start));
-  const context = sentenceSpans(f.text).filter((s) => s.end <= firstRead);
-  const inContext = (at: Span) => context.some((s) => at.start >= s.start && at.start < s.end);
+  const contextEnd = Math.max(0, ...sentenceEnds(f.text).filter((end) => end <= firstRead));
+  const inContext = (at: Span) => at.start < contextEnd;
   // A span taken from every parameter (a label before the request, a value the agent sent) is not stated.
   return stated.filter(
     (s) => !covered(s) && f.free(s) && !taken.has(valueText(s.text)) && !counted(s) && !inContext(s),

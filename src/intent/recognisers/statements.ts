@@ -5,7 +5,7 @@
 import { loadNlp } from "./nlp.ts";
 
 const ASKS =
-  /^\s*(?:\W\s*)*(?:(?:also|then|and|now|next|finally|plus|additionally|so)\b[\s,]*)*(?:please|pls|kindly|can|could|would|will|should|shall|may|is|are|was|were|do|does|did|what|what's|whats|which|who|whom|whose|when|where|why|how|i need|i want|i'd like|i would like|we need|we want|help|let me|tell|give|show|find|get|check|convert|calculate|compute|work out|figure out|list|make|turn|decode|encode|hash|generate|create|count|explain|compare|validate|verify|look up|lookup|evaluate|solve|add|subtract|multiply|divide|sum|round|format|parse|extract|reverse|sort|translate|summarize|summarise|describe|search|estimate|predict|rate|score|split|shorten|slugify|mirror|decode|send|set|run)\b/i;
+  /^\s*(?:\W\s*)*(?:(?:also|then|and|now|next|finally|plus|additionally|so)\b[\s,]*)*(?:please|pls|kindly|can|could|would|will|should|shall|may|is|are|was|were|do|does|did|what|what's|whats|which|who|whom|whose|when|where|why|how|i need|i want|i'd like|i would like|we need|we want|help|let me|tell|give|show|find|get|check|convert|calculate|compute|work out|figure out|list|make|turn|decode|encode|hash|generate|create|count|explain|compare|validate|verify|look up|lookup|evaluate|solve|add|subtract|multiply|divide|sum|round|format|parse|extract|reverse|sort|translate|summarize|summarise|describe|search|estimate|predict|rate|score|split|shorten|slugify|mirror|send|set|run)\b/i;
 
 /** Whether a text opens as a request does: a question word, "please", "I need", a request's verb. */
 export function opensRequest(text: string): boolean {

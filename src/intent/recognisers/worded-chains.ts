@@ -23,6 +23,23 @@ const POSTFIX: [RegExp, string][] = [
   [/^factorial\b/i, "!"],
 ];
 
+/** Where the text continues after the spaces at `at`. */
+const pastSpaces = (text: string, at: number) => at + (/^\s*/.exec(text.slice(at))?.[0].length ?? 0);
+
+/** The first of `forms` that matches at `at`: its symbols and where the text continues after it. */
+function formAt(
+  forms: [RegExp, string][],
+  text: string,
+  at: number,
+): { symbols: string; end: number } | undefined {
+  const rest = text.slice(at);
+  for (const [pattern, symbols] of forms) {
+    const match = pattern.exec(rest);
+    if (match) return { symbols, end: at + match[0].length };
+  }
+  return undefined;
+}
+
 interface Operand {
   value: string;
   end: number;
@@ -30,8 +47,7 @@ interface Operand {
 
 /** The number that starts at `at` (after spaces): digits, or words with "point" decimals. */
 function operandAt(text: string, at: number, words: ReturnType<typeof findNumberWords>): Operand | undefined {
-  const skip = /^\s*/.exec(text.slice(at))?.[0].length ?? 0;
-  const start = at + skip;
+  const start = pastSpaces(text, at);
   const digits = /^-?\d+(?:\.\d+)?/.exec(text.slice(start));
   if (digits) return { value: digits[0], end: start + digits[0].length };
   const word = words.find((w) => w.start === start);
@@ -47,24 +63,19 @@ function operandAt(text: string, at: number, words: ReturnType<typeof findNumber
 
 /** A term: an operand with its prefix functions and postfix operators. */
 function termAt(text: string, at: number, words: ReturnType<typeof findNumberWords>): Operand | undefined {
-  const skip = /^\s*/.exec(text.slice(at))?.[0].length ?? 0;
-  const rest = text.slice(at + skip);
-  for (const [pattern, fn] of PREFIX) {
-    const match = pattern.exec(rest);
-    if (!match) continue;
-    const inner = termAt(text, at + skip + match[0].length, words);
-    return inner ? { value: `${fn}(${inner.value})`, end: inner.end } : undefined;
+  const prefix = formAt(PREFIX, text, pastSpaces(text, at));
+  if (prefix) {
+    const inner = termAt(text, prefix.end, words);
+    return inner ? { value: `${prefix.symbols}(${inner.value})`, end: inner.end } : undefined;
   }
   const operand = operandAt(text, at, words);
   if (!operand) return undefined;
   let { value, end } = operand;
   for (;;) {
-    const after = /^\s*/.exec(text.slice(end))?.[0].length ?? 0;
-    const post = POSTFIX.find(([pattern]) => pattern.test(text.slice(end + after)));
+    const post = formAt(POSTFIX, text, pastSpaces(text, end));
     if (!post) return { value, end };
-    const match = post[0].exec(text.slice(end + after));
-    value = `${value}${post[1]}`;
-    end = end + after + (match?.[0].length ?? 0);
+    value = `${value}${post.symbols}`;
+    end = post.end;
   }
 }
 
@@ -81,21 +92,18 @@ export function findWordedChains(text: string): WordedExpression[] {
     let end = first.end;
     let operators = 0;
     for (;;) {
-      const skip = /^\s*/.exec(text.slice(end))?.[0].length ?? 0;
-      const infix = INFIX.find(([pattern]) => pattern.test(text.slice(end + skip)));
-      if (!infix) break;
-      const length = infix[0].exec(text.slice(end + skip))?.[0].length ?? 0;
-      const next = termAt(text, end + skip + length, words);
-      if (!next) break;
-      expression = `${expression} ${infix[1]} ${next.value}`;
+      const infix = formAt(INFIX, text, pastSpaces(text, end));
+      const next = infix ? termAt(text, infix.end, words) : undefined;
+      if (!infix || !next) break;
+      expression = `${expression} ${infix.symbols} ${next.value}`;
       end = next.end;
       operators++;
     }
     // "and" alone joins lists more often than it adds: a chain of "and"s only is no sum.
     const onlyAnd = !/[-*/^]|\b(?:sqrt|cbrt)\b|!/.test(expression) && /\band\b/i.test(text.slice(start, end));
     if (operators === 0 || onlyAnd) continue;
-    const skipped = /^\s*/.exec(text.slice(start))?.[0].length ?? 0;
-    found.push({ text: text.slice(start + skipped, end), start: start + skipped, end, value: expression });
+    const from = pastSpaces(text, start);
+    found.push({ text: text.slice(from, end), start: from, end, value: expression });
   }
   return found;
 }
