@@ -19,6 +19,8 @@ const ORGANISATION = new Set(
     " ",
   ),
 );
+/** Words of a parameter's name that say nothing of what it names ("name", "full_name"): its description does. */
+const GENERIC = new Set("name names full value values text query input string the of".split(" "));
 const STARTS = new Set("from origin start source departure home begin beginning initial".split(" "));
 const ENDS = new Set("to destination end target arrival final finish".split(" "));
 
@@ -28,6 +30,11 @@ export interface ParamKind {
   organisation: boolean;
   /** Where something starts (from, origin, source) or ends (to, destination, target), or neither. */
   direction?: "start" | "end";
+  /**
+   * The kind is read from the description alone: "Gender of the player" names whose gender, not a person, so
+   * such a parameter takes a name less surely than one whose own words name its kind ("player_name").
+   */
+  described?: boolean;
 }
 
 /** The first words of a description ("The city where…", "Name of the artist"), which often name the kind. */
@@ -50,6 +57,8 @@ export function kindOf(param: Param): ParamKind {
     organisation:
       any(ORGANISATION, own) || (!any(PLACE, own) && !any(PERSON, own) && any(ORGANISATION, words)),
   };
+  if (!any(PLACE, own) && !any(PERSON, own) && !any(ORGANISATION, own) && own.some((w) => !GENERIC.has(w)))
+    kind.described = true;
   if (any(STARTS, own)) kind.direction = "start";
   else if (any(ENDS, own)) kind.direction = "end";
   return kind;

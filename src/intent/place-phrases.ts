@@ -19,6 +19,8 @@ const NOT_A_NAME = new Set(
 );
 
 const WEIGHT = { ownWord: 3, kind: 2, direction: 1.5, preposition: 1, order: 0.5 } as const;
+/** A kind read from the description only (see ParamKind.described) weighs this share of one its name says. */
+const DESCRIBED_KIND = 0.6;
 
 /** Words that introduce a place, a person or an organisation. */
 const PLACE_WORDS = new Set(["in", "at", "from", "to", "near", "between", "and", "around", "of", "for"]);
@@ -75,7 +77,10 @@ function cueFor(param: Param, m: PhraseMention, all: PhraseMention[]): Scored | 
   };
   // Beside the parameter's word, a name ("AA genotype", "the company Tesla"), not a pointer ("the meeting time").
   const stripped = withoutOwnWord(param, m);
-  if (stripped && /\p{Lu}|\d/u.test(stripped))
+  // A person is named after the word ("the player Serena Williams"); before it, a word says what kind of
+  // person ("a Tennis player").
+  const describesPerson = kind.person && stripped !== undefined && m.text.trimStart().startsWith(stripped);
+  if (stripped && /\p{Lu}|\d/u.test(stripped) && !describesPerson)
     take({
       weight: WEIGHT.ownWord,
       how: "name beside the parameter's word",
@@ -95,6 +100,8 @@ function cueFor(param: Param, m: PhraseMention, all: PhraseMention[]): Scored | 
       weight += WEIGHT.direction;
     else if (starts || ends) weight -= WEIGHT.direction;
   }
+  // An optional parameter takes a name only on a cue of its own: its description alone is not one.
+  if (weight > 0 && kind.described) weight = param.required ? weight * DESCRIBED_KIND : 0;
   if (weight > 0) take({ weight, how: `name of its kind after "${previous}"`, evidence: "text_kind" });
   return best;
 }

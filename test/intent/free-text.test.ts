@@ -22,6 +22,16 @@ const records = schema({ case_number: str("Its identifier"), county: str("Where 
 ]);
 const contribution = schema({ scientist: str("Who"), field: str("A field of science") }, ["scientist"]);
 const league_table = schema({ league: str("Which league") }, ["league"]);
+const achievements = schema(
+  {
+    celebrity_name: str("Name of the celebrity"),
+    sports: str("Type of sports the celebrity plays"),
+  },
+  ["celebrity_name"],
+);
+const ranking = schema({ player_name: str("Name of the player"), gender: str("Gender of the player") }, [
+  "player_name",
+]);
 const login = schema({ username: str("Account name"), password: str("Secret") }, ["username", "password"]);
 
 const cases: {
@@ -83,6 +93,18 @@ const cases: {
     query: "Show the table of the English Premier League",
     schema: league_table,
     expect: { league: "English Premier League" },
+  },
+  {
+    name: "a kind the parameter's name says outweighs one only its description says",
+    query: "Find the major achievements of the footballer Lionel Messi",
+    schema: achievements,
+    expect: { celebrity_name: "Lionel Messi" },
+  },
+  {
+    name: "a word before a person's kind says what kind of person, not who",
+    query: "Find the world rank of a Tennis player, Serena Williams",
+    schema: ranking,
+    expect: { player_name: "Serena Williams" },
   },
   {
     name: "quoted values by the words before them, not by their order",
