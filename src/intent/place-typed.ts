@@ -30,6 +30,8 @@ function dateBeside(f: Filler, time: Span): { value: string; start: number; end:
 
 /** "3pm", "9:30 am", "15:00" as "HH:MM"; undefined for an hour that is no time of day. */
 function clock24(text: string): string | undefined {
+  const named = { noon: "12:00", midday: "12:00", midnight: "00:00" }[text.trim().toLowerCase()];
+  if (named) return named;
   const match = /^(\d{1,2})(?::(\d{2}))?\s*(am|pm)?$/i.exec(text.trim());
   if (!match) return undefined;
   let hour = Number(match[1]);
@@ -125,7 +127,14 @@ export function fillTyped(f: Filler, params: Param[]): void {
       f.set(param, `${dated.value}${separator}${clock}`, span, "date and time of day", "shape", false);
       f.claim(time);
       f.claim(dated);
-    } else f.set(param, time.text, time, "time of day", "shape");
+    } else
+      f.set(
+        param,
+        /^\d/.test(time.text) ? time.text : (clock24(time.text) ?? time.text),
+        time,
+        "time of day",
+        "shape",
+      );
   }
   for (const param of params.filter((p) => p.type === "string" && /cron/.test(p.hint))) {
     if (f.has(param)) continue;

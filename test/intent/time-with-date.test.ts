@@ -56,6 +56,7 @@ test("a date-time parameter takes the time of day written with its date", () => 
     ["Schedule a viewing on June 2, 2025 at 17:30.", "2025-06-02T17:30"],
     ["a viewing at 5pm on 2025-06-02", "2025-06-02T17:00"],
     ["a viewing on 2025-06-02", "2025-06-02"],
+    ["a viewing on July 4th 2026 at noon", "2026-07-04T12:00"],
   ];
   for (const [query, value] of cases)
     assert.equal(fillArguments(query, viewing).arguments.datetime, value, query);

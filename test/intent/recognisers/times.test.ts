@@ -9,6 +9,8 @@ const cases: [string, { times: string[]; datetimes: string[] }][] = [
   ["convert 2024-01-15 14:00 Tokyo time", { times: [], datetimes: ["2024-01-15 14:00"] }],
   ["epoch for 2021-01-01T00:00:00Z", { times: [], datetimes: ["2021-01-01T00:00:00Z"] }],
   ["the date 2024-01-15 alone", { times: [], datetimes: [] }],
+  ["epoch for July 4th 2026 at noon", { times: ["noon"], datetimes: [] }],
+  ["the backup runs at midnight", { times: ["midnight"], datetimes: [] }],
 ];
 
 for (const [text, expected] of cases)
