@@ -4,9 +4,9 @@ import type { Mention } from "./mentions.ts";
 import type { Span } from "./opaque.ts";
 import { describedValues, enumValues } from "./schema-cues.ts";
 
-/** What comes right before a unit named in the singular: a number, or a word that counts one. */
+/** What comes right before a unit named in the singular: a number ("three-month"), or a word that counts one. */
 const SINGULAR_COUNT =
-  /(?:\d|\b(?:a|an|one|per|each|every|this|that|next|last|same|half|single|whole))[\s-]*$/;
+  /(?:\d|\b(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen|\w+ty|hundred|per|each|every|this|that|next|last|same|half|single|whole))[\s-]*$/;
 
 /** The text in lower case with "%" spelled " percent" ("percentage" still matches it), and each offset's origin. */
 function spelled(original: string): { text: string; offsets: number[] } {

@@ -21,6 +21,8 @@ const cases: [query: string, unit: string | undefined][] = [
   ["what weekday is Christmas Day 2030?", undefined],
   ["plans for Mother's Day", undefined],
   ["how many days until Friday", "days"],
+  ["a three-month notice period", "months"],
+  ["over twenty-one days", "days"],
 ];
 
 for (const [query, unit] of cases)
