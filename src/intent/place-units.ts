@@ -48,8 +48,9 @@ export function fillUnits(f: Filler, params: Param[]): void {
     `how many\\s+${UNIT}\\s+(?:(?:is|are|make|makes|equals?|=)\\s+)?(?:there\\s+)?(?:in\\s+)?(?:an?\\s+|the\\s+)?${NUMBER}\\s*${UNIT}(?![\\w°])`,
     "id",
   );
+  // A courtesy or a "for whom" may follow the target ("in fahrenheit for my friend", "in km please").
   const trailing = new RegExp(
-    `${NUMBER}\\s*${UNIT}\\b[^\\d]*?\\b(?:to|in|into|as)\\s+${UNIT}\\s*[?.!]*\\s*$`,
+    `${NUMBER}\\s*${UNIT}\\b[^\\d]*?\\b(?:to|in|into|as)\\s+${UNIT}(?:\\s*,?\\s+(?:for|please|pls|thanks)\\b[^\\d?.!]{0,40})?\\s*[?.!]*\\s*$`,
     "id",
   );
   // "the tank is 5 US gallons. how many litres is that?": the quantity first, the target asked after.

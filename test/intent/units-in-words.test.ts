@@ -20,6 +20,12 @@ const cases: [query: string, expected: Record<string, unknown> | undefined][] = 
   ["how many feet is a dozen yards", { quantity: 12, source_unit: "yards", target_unit: "feet" }],
   // Digits are read as before.
   ["convert 31 days to hours", { quantity: 31, source_unit: "days", target_unit: "hours" }],
+  // A courtesy or who it is for may follow the target.
+  [
+    "it's thirty-two degrees celsius out, what's that in fahrenheit for my friend",
+    { quantity: 32, source_unit: "degrees celsius", target_unit: "fahrenheit" },
+  ],
+  ["3 cups in ml please", { quantity: 3, source_unit: "cups", target_unit: "ml" }],
   // Words that are no conversion.
   ["two of us are coming", undefined],
 ];
