@@ -177,13 +177,21 @@ export function fillText(f: Filler, params: Param[]): void {
     }
     // One identifier or escaped string that is no enum value of the tool ("convert myVariableName to
     // snake_case": snake_case names the target case).
-    const tokens = f.mentions.tokens.filter((t) => f.free(t) && !namesEnumValue(params, t.text));
+    // An identifier inside pasted data ("unit_price" in a CSV header) is part of that data, not the value.
+    const trailing = f.mentions.trailing;
+    const pasted = trailing && f.free(trailing) && hasShape(param, trailing.text) ? trailing : undefined;
+    const tokens = f.mentions.tokens.filter(
+      (t) =>
+        f.free(t) &&
+        !namesEnumValue(params, t.text) &&
+        hasShape(param, t.text) &&
+        !(pasted && t.start >= pasted.start && t.end <= pasted.end && pasted.text.trim() !== t.text),
+    );
     const [token] = tokens;
     if (token && tokens.length === 1) {
       f.set(param, token.text, token, "identifier or escaped text", "shape");
       continue;
     }
-    const trailing = f.mentions.trailing;
     const hashFirst = f.mentions.opaque.some(
       (o) => o.kind === "hash" && trailing && o.start === trailing.start,
     );

@@ -75,3 +75,10 @@ test("a name beside the word it names, before or after it, for a parameter named
   for (const [query, properties, expected] of cases)
     assert.deepEqual(fillArguments(query, { type: "object", properties }).arguments, expected, query);
 });
+
+test("an identifier inside pasted data is part of the data: the data after the colon is the value", () => {
+  const parse = { type: "object", properties: { csv: { type: "string" } }, required: ["csv"] };
+  const data = "sku;qty;unit_price\nA-12;3;9.99\nB-07;10;1.5";
+  const fill = fillArguments(`convert to JSON pls, it's from the warehouse export:\n${data}`, parse);
+  assert.deepEqual(fill.arguments, { csv: data });
+});

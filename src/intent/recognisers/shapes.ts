@@ -51,7 +51,9 @@ export function findShapes(text: string): Shapes {
     crons: allMatches(text, /(?<!\S)((?:[\d*](?:[\d*/,-]*[\d*])?\s+){4}[\d*][\d*/,A-Za-z-]*)(?!\S)/g, 1),
     tokens: allMatches(
       text,
-      /(?<![\w%])(?:[a-z]+(?:[A-Z][a-z0-9]*)+|[A-Za-z][a-z0-9]*(?:_[A-Za-z0-9]+)+)(?![\w%])|(?<!\S)\S*%[0-9A-Fa-f]{2}\S*/g,
+      // camelCase, snake_case, and PascalCase of three humps or after an acronym ("UserProfileCard",
+      // "XMLHttpRequest"); two humps are as often a brand's name ("PayPal", "GitHub").
+      /(?<![\w%])(?:[a-z]+(?:[A-Z][a-z0-9]*)+|[A-Za-z][a-z0-9]*(?:_[A-Za-z0-9]+)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+){2,}|[A-Z]{2,}[a-z0-9]+(?:[A-Z][a-z0-9]+)+)(?![\w%])|(?<!\S)\S*%[0-9A-Fa-f]{2}\S*/g,
     ),
   };
 }

@@ -20,6 +20,13 @@ const cases: [string, keyof Shapes, string[]][] = [
   ["at 0 0,12 1 */2 1-5", "crons", ["0 0,12 1 */2 1-5"]],
   ["remove the duplicates from 3, 5, 3, 9, 5", "crons", []],
   ["convert myVariableName to snake_case", "tokens", ["myVariableName", "snake_case"]],
+  [
+    "kebab-case UserProfileCard and XMLHttpRequestHandler",
+    "tokens",
+    ["UserProfileCard", "XMLHttpRequestHandler"],
+  ],
+  // Two humps are as often a brand's name.
+  ["pay with PayPal, then star it on GitHub", "tokens", []],
   ["url decode caf%C3%A9", "tokens", ["caf%C3%A9"]],
 ];
 
