@@ -3,13 +3,17 @@
 // ("that number", "the result") replaced by that result. The split is only a proposal: the caller keeps it
 // when every part routes on its own.
 import { findQuoted } from "./recognisers/quoted.ts";
-import { isStatement } from "./recognisers/statements.ts";
+import { isStatement, opensRequest } from "./recognisers/statements.ts";
 
 const VERBS =
   "what|what's|whats|how|is|are|does|do|convert|calculate|compute|tell|give|show|check|validate|verify|decode|encode|hash|url|base64|slugify|make|generate|create|uppercase|lowercase|find|get|list|compare|count|explain|split|turn|add";
 
+const ASKING_VERB = new RegExp(`\\b(?:${VERBS})\\b`, "i");
+
 /** The end of a sentence that the next one follows. */
 const SENTENCE_END = /\.\s+(?=\p{L})/u;
+/** The end of a question, and the words that join the next request to it. */
+const QUESTION_END = /\?\s+(?:and\s+)?(?:also\s+)?/i;
 
 /** Words that ask the same of several things a request states. */
 const EACH = /\b(?:both|each|either|respectively|all (?:of )?(?:them|these|those|three|four|five))\b/i;
@@ -21,7 +25,7 @@ const SEPARATORS = [
   // "md5 of 'switch' then url encode 'a b'": without a comma, only before a verb that starts a request.
   new RegExp(`\\s+then\\s+(?=(?:${VERBS})\\b)`, "i"),
   /\s*;\s*/,
-  /\?\s+(?:and\s+)?(?:also\s+)?/i,
+  QUESTION_END,
   SENTENCE_END,
   /,?\s+and (?:also|separately|independently)\s+/i,
   new RegExp(`,?\\s+(?:plus|as well as)\\s+(?=(?:${VERBS})\\b)`, "i"),
@@ -43,6 +47,17 @@ function statesContext(query: string): boolean {
   return sentences.length === 2 && !EACH.test(query);
 }
 
+/**
+ * Whether the sentence after a question says why or what about it rather than asking more ("… on saturday?
+ * want to catch it", "… my cover letter? the portal caps it at 400"): a statement, or words that bring no
+ * value of their own, with no verb a request opens with and no reference to the answer.
+ */
+function addsContext(after: string): boolean {
+  if (/\?\s*$/.test(after) || opensRequest(after) || ASKING_VERB.test(after) || refersBack(after))
+    return false;
+  return isStatement(after) || !/[\d"'“‘`]/.test(after);
+}
+
 function splitOnce(text: string, separator: RegExp, context: boolean): string[] {
   const global = new RegExp(separator.source, `${separator.flags.replace("g", "")}g`);
   // Quoted text is one value, whatever it says ("count the sentences in \"Ship it. Fix it.\"").
@@ -57,6 +72,7 @@ function splitOnce(text: string, separator: RegExp, context: boolean): string[] 
     const left = text.slice(at, match.index);
     const right = text.slice(match.index + match[0].length);
     if (separator === SENTENCE_END && context && isStatement(left)) continue;
+    if (separator === QUESTION_END && context && /^\?\s+$/.test(match[0]) && addsContext(right)) continue;
     // "between 2024-01-01 and 2024-12-25", "1.0.0 and 1.2.0", "12, 15 and 31", "5, 10 and 20 miles to km":
     // one intent's values.
     if (

@@ -65,6 +65,20 @@ const splits: [query: string, intents: string[]][] = [
   ],
   // A sentence that asks splits as before.
   ["Hash 'abc' with md5. Double 21.", ["Hash 'abc' with md5", "Double 21."]],
+  // A sentence after a question that says why, or states a fact about it, is its context.
+  [
+    "what time's sunrise at our campsite on saturday? want to catch it",
+    ["what time's sunrise at our campsite on saturday? want to catch it"],
+  ],
+  [
+    "how many words is my cover letter? the portal caps it at 400",
+    ["how many words is my cover letter? the portal caps it at 400"],
+  ],
+  // One that asks for more, or uses the answer, is a request of its own.
+  [
+    "what's 12*12+5? After that, convert the result to binary.",
+    ["what's 12*12+5", "After that, convert the result to binary."],
+  ],
 ];
 
 for (const [query, intents] of splits)
