@@ -303,7 +303,13 @@ export function fillNumbers(f: Filler, params: Param[]): void {
       .some((n) =>
         params.some((p) => p !== param && !f.has(p) && takesNumber(p) && numberCue(f, n, p, peers)),
       );
-    if (!claimed && all.length >= 2) {
+    // Two numbers joined by "out of" are a part of a whole ("43 out of 50"), not two data points.
+    const ratio =
+      all.length === 2 &&
+      all[0] &&
+      all[1] &&
+      /^\s*out\s+of\s*$/i.test(f.text.slice(all[0].end, all[1].start));
+    if (!claimed && all.length >= 2 && !ratio) {
       if (mixed || !all[0]) continue;
       const span = { start: all[0].start, end: all.at(-1)?.end ?? all[0].end };
       f.set(

@@ -257,6 +257,13 @@ test("an identifier or escaped text is the text to work on; a percentage among n
     list.missing.map((m) => m.field),
     ["numbers"],
   );
+  // Nor is a part of a whole ("43 out of 50").
+  const part = fillArguments("got 43 out of 50 on the quiz, what's that as a percentage", {
+    type: "object",
+    properties: { numbers: { type: "array", items: { type: "number" } } },
+    required: ["numbers"],
+  });
+  assert.equal(part.arguments.numbers, undefined);
 });
 
 test("two quoted values joined by 'and' are two intents; 'make it' refers back", () => {
