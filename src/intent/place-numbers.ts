@@ -179,6 +179,9 @@ function numberCue(f: Filler, n: NumberMention, param: Param, peers: Peers): Sco
   if (n.words && (evidence as Evidence) === "kind_cue" && !n.money && n.value < 100) return undefined;
   // Nor is it a count for a list, or for one of several numbered parameters ("two points": point1, point2).
   if (n.words && (param.type === "array" || /\d$/.test(param.name))) return undefined;
+  // One number is a list's only item where the list's own word names it ("the numbers 7"); after a
+  // word the examples put before a list ("the average of 5040") it is no data set.
+  if (param.type === "array" && evidence !== "own_word") return undefined;
   return weight > 0 ? { weight, how, evidence, ...(side ? { side } : {}) } : undefined;
 }
 

@@ -448,3 +448,19 @@ test("a value read as its parameter's default does not lower a described tool's 
   assert.equal(fill.arguments.header, true);
   assert.ok(fill.confidence >= fill.bar, `${fill.confidence} < ${fill.bar}: ${JSON.stringify(fill.filled)}`);
 });
+
+test("one number is a list's only item on the list's own word, not after a word its examples use", () => {
+  const stats = {
+    type: "object",
+    properties: { numbers: { type: "array", items: { type: "number" }, minItems: 1 } },
+    required: ["numbers"],
+  };
+  const examples = [{ query: "what's the average of 12, 15, 22", arguments: { numbers: [12, 15, 22] } }];
+  assert.deepEqual(
+    fillArguments("what are the prime factors of 5040?", stats, {}, { examples }).arguments,
+    {},
+  );
+  assert.deepEqual(fillArguments("the average of 3, 4 and 8", stats, {}, { examples }).arguments, {
+    numbers: [3, 4, 8],
+  });
+});
