@@ -141,6 +141,9 @@ export function learnFromExamples(calls: readonly ExampleCall[] | undefined): Le
     for (const [param, value] of unwritten) {
       // Only a contrast teaches a phrase: with no other example, every word of this one would be one.
       if (withQuery.length < 2) continue;
+      // A zero the query does not state is the value's absence ("saving 200 a month": no starting sum),
+      // which no word of the query names.
+      if (value === 0) continue;
       const others = withQuery.filter(
         (c) => c !== call && JSON.stringify(c.arguments[param]) !== JSON.stringify(call.arguments[param]),
       );
