@@ -5,11 +5,16 @@ import { opensRequest } from "./recognisers/statements.ts";
 /** The longest label, in words: a longer lead before a colon is an instruction with its data after it. */
 const LABEL_WORDS = 5;
 
+/** A header that counts what follows ("three things:", "2 quick questions:"): its number is no value. */
+const COUNTED_HEADER =
+  /^(?:\w+|a\s+few|a\s+couple(?:\s+of)?)\s+(?:quick\s+)?(?:things|questions|tasks|items|requests|asks)$/i;
+
 /** Where the request starts after a leading label, or 0 when it has none. */
 export function requestStart(text: string): number {
   const colon = /^\s*([^:\n]{1,60}?):\s+/.exec(text);
   if (!colon) return 0;
   const label = colon[1] ?? "";
   if (label.trim().split(/\s+/).length > LABEL_WORDS) return 0;
+  if (COUNTED_HEADER.test(label.trim())) return colon[0].length;
   return opensRequest(text.slice(colon[0].length)) ? colon[0].length : 0;
 }

@@ -16,6 +16,9 @@ const labels: [text: string, request: string][] = [
     "here is what the customer wrote to us today: what is 2+2",
   ],
   ["what is 2+2", "what is 2+2"],
+  // A header that counts the requests after it.
+  ["three things: 15% of 2,300; and 1.5 TB in GiB", "15% of 2,300; and 1.5 TB in GiB"],
+  ["2 quick questions: what is 2+2", "what is 2+2"],
 ];
 
 for (const [text, request] of labels)

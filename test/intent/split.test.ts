@@ -96,6 +96,8 @@ const references: [intent: string, value: unknown, resolved: string | undefined]
   ["explain the cron */10 * * * * that our retry job uses", "x", undefined],
   ["is that a leap year", 2024, "is 2024 a leap year"],
   ["plus the number of days from 2026-02-01 to 2026-07-04", 3, undefined],
+  // A part that writes its own value after the word names it, not the previous result.
+  ["the date 45 business days after 2025-09-01", 345, undefined],
 ];
 
 for (const [intent, value, resolved] of references)
