@@ -120,6 +120,40 @@ interface Peers {
   sharedUnits: Set<string>;
 }
 
+/** The words for a period and its adjective, as a number's rate names it ("1,150 a month": monthly). */
+const PERIODS: Readonly<Record<string, string>> = {
+  day: "daily|per day|a day",
+  week: "weekly|per week|a week",
+  month: "monthly|per month|a month",
+  year: "annual|annually|yearly|per year|a year|per annum",
+};
+const PERIOD_OF: Readonly<Record<string, string>> = {
+  annum: "year",
+  daily: "day",
+  weekly: "week",
+  monthly: "month",
+  yearly: "year",
+  annually: "year",
+};
+/** How far a named period outweighs a parameter's own word elsewhere ("£240,000 rents for £1,150 a month"). */
+const PERIOD_MARGIN = 0.5;
+
+/**
+ * The period a number is given per ("£1,150 a month", "2,400/year", "300 monthly"), as a test of a
+ * parameter's name and description; undefined when none follows it.
+ */
+function periodAfter(text: string, end: number): RegExp | undefined {
+  const after = text.slice(end, end + 24).toLowerCase();
+  const match =
+    /^\s*(?:(?:a|an|per|each|every)\s+|\/\s*)(day|week|month|year|annum)\b|^\s*(daily|weekly|monthly|yearly|annually)\b/.exec(
+      after,
+    );
+  const written = match?.[1] ?? match?.[2];
+  const key = written ? (PERIOD_OF[written] ?? written) : undefined;
+  const words = key ? PERIODS[key] : undefined;
+  return words ? new RegExp(`\\b(?:${words})\\b`) : undefined;
+}
+
 /** What the words around a number say about one parameter; undefined when they say nothing. */
 function numberCue(f: Filler, n: NumberMention, param: Param, peers: Peers): Scored | undefined {
   let weight = 0;
@@ -145,6 +179,9 @@ function numberCue(f: Filler, n: NumberMention, param: Param, peers: Peers): Sco
     .exec(f.text.slice(Math.max(0, n.start - 30), n.start))?.[1]
     ?.toLowerCase();
   if (twoBack && param.before.has(twoBack) && weight > 0) weight += CUE.learnedFar;
+  const period = periodAfter(f.text, n.end);
+  if (period?.test(param.hint))
+    take(CUE.ownWord + PERIOD_MARGIN, "number with the period its parameter names", "own_word", "after");
   // "unix time 0", "epoch 86400": a timestamp too short to be recognised by its shape alone.
   const before = f.text.slice(Math.max(0, n.start - 40), n.start);
   if (

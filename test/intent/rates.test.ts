@@ -43,3 +43,21 @@ for (const [name, query, schema, expected] of cases)
     const filled = fillArguments(query, schema);
     assert.deepEqual(Object.values(filled.arguments), [expected]);
   });
+
+test("a number given per a period goes to the parameter that names that period", () => {
+  const yieldOf = {
+    type: "object",
+    properties: {
+      purchase_price: { type: "number", description: "Purchase price of the property." },
+      monthly_rent: { type: "number", description: "Monthly rent collected." },
+      annual_expenses: { type: "number", description: "Annual running costs. Default is 0." },
+    },
+    required: ["purchase_price", "monthly_rent"],
+  };
+  const query = "A flat bought for £240,000 rents for £1,150 a month and costs £2,400 a year to run.";
+  assert.deepEqual(fillArguments(query, yieldOf).arguments, {
+    purchase_price: 240000,
+    monthly_rent: 1150,
+    annual_expenses: 2400,
+  });
+});
