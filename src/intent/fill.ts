@@ -24,7 +24,7 @@ import { contestedEnums, fillPhrases, fillValueWords } from "./place-learned.ts"
 import { fillLists } from "./place-lists.ts";
 import { fillNumbers, unplacedNumbers } from "./place-numbers.ts";
 import { fillFreeText } from "./place-phrases.ts";
-import { checkString, fillBooleans, fillOpaque, fillText } from "./place-text.ts";
+import { checkString, fillBooleans, fillLabelledQuotes, fillOpaque, fillText } from "./place-text.ts";
 import { fillTyped, unplacedDates } from "./place-typed.ts";
 import { fillUnits } from "./place-units.ts";
 import { fillZones } from "./place-zones.ts";
@@ -56,6 +56,7 @@ export function fillArguments(
   if (start > 0) f.claim({ start: 0, end: start });
   fillOpaque(f, params);
   fillIdentifiers(f, params);
+  fillLabelledQuotes(f, params);
   fillEnums(f, params);
   if (options.bare) fillDescribedValues(f, params);
   const contested = contestedEnums(f, params, learned);

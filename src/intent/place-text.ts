@@ -4,7 +4,7 @@ import { type Filler, type JsonSchema, type Param, typeOf } from "./filler.ts";
 import type { OpaqueValue } from "./opaque.ts";
 import { namesEnumValue } from "./place-enums.ts";
 import { namesWord } from "./place-numbers.ts";
-import { allMatches, LIST_JOINER, labelBefore, type Mention } from "./recognisers/span.ts";
+import { allMatches, LIST_JOINER, labelBefore, type Mention, wordAfter } from "./recognisers/span.ts";
 import { escapeRegExp, isDateParam, matchesPattern, opaqueKindsFor, TEXT_NAMES } from "./schema-cues.ts";
 /**
  * Opaque values (emails, URLs, ids) to the parameters that take their kind: to the one whose own word comes
@@ -29,6 +29,11 @@ export function fillOpaque(f: Filler, params: Param[]): void {
       takers.find((p) => p.type !== "array") ??
       takers.find((p) => p.type === "array" && typeOf((p.schema.items ?? {}) as JsonSchema) === "string");
     if (!param) continue;
+    // A value whose label names another parameter is that one's ("barcode '3123…' on card '229…'").
+    const labelled = params.find(
+      (p) => !takers.includes(p) && !f.has(p) && p.type === "string" && namesWord(p, before),
+    );
+    if (before !== "" && labelled && !namesWord(param, before)) continue;
     previous = { param, end: value.end };
     if (param.type === "array") {
       lists.set(param, [...(lists.get(param) ?? []), value]);
@@ -127,6 +132,27 @@ function secretWord(f: Filler): Mention | undefined {
         !f.mentions.opaque.some((o) => o.start <= m.start && o.end >= m.end),
     );
   return words.length === 1 ? words[0] : undefined;
+}
+
+/**
+ * Quoted values to the string parameters the word beside each names, before it or else after it ("SKU
+ * 'KB-4471' to cart 'c_998'", "the 'Finance' department"), whatever the parameters' order.
+ */
+export function fillLabelledQuotes(f: Filler, params: Param[]): void {
+  const open = params.filter((p) => p.type === "string" && !Array.isArray(p.schema.enum) && !isDateParam(p));
+  for (const quoted of f.mentions.quoted) {
+    if (!f.free(quoted)) continue;
+    const takers = (word: string) =>
+      word === "" ? [] : open.filter((p) => !f.has(p) && namesWord(p, word) && checkString(p, quoted.text));
+    const before = labelBefore(f.text, quoted.start);
+    // The word after names the value only as a noun does ("the 'Finance' department"), not "to" or "and".
+    const next = wordAfter(f.text.replace(/['"”’]/g, " "), quoted.end);
+    const after = /^(?:to|from|in|into|as|and|or|of|for|with|on|at|by|is|was|the|a|an)$/.test(next)
+      ? ""
+      : next;
+    const [taker, other] = takers(before).length > 0 ? takers(before) : takers(after);
+    if (taker && !other) f.set(taker, quoted.text, quoted, "quoted, beside the parameter's word", "quoted");
+  }
 }
 
 /** Quoted strings, then an opaque blob, then the text after a colon, to the free-text parameters. */

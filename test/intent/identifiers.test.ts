@@ -63,8 +63,9 @@ test("a name beside the word it names, before or after it, for a parameter named
       { namespace: str, deployment: str },
       { namespace: "prod-eu", deployment: "payments-api" },
     ],
-    // A plain word before the name is a kind of thing, not its name.
-    ["the highest score in the online game 'Overwatch'", { game: str }, {}],
+    // A plain word before a bare name is a kind of thing, not its name; a quoted value it labels is its.
+    ["the highest score in the online game Overwatch", { game: str }, {}],
+    ["the highest score in the online game 'Overwatch'", { game: str }, { game: "Overwatch" }],
     ["list everything in bucket acme-prod-logs", { bucket: str }, { bucket: "acme-prod-logs" }],
     ["the thermostat's device id is therm-lr-02", { device_id: str }, { device_id: "therm-lr-02" }],
     ["try code SPRING25 on my cart", { code: str }, { code: "SPRING25" }],
@@ -81,4 +82,33 @@ test("an identifier inside pasted data is part of the data: the data after the c
   const data = "sku;qty;unit_price\nA-12;3;9.99\nB-07;10;1.5";
   const fill = fillArguments(`convert to JSON pls, it's from the warehouse export:\n${data}`, parse);
   assert.deepEqual(fill.arguments, { csv: data });
+});
+
+test("quoted values go to the parameters their labels name, before or after them, not by order", () => {
+  const cases: [query: string, properties: Record<string, unknown>, expect: Record<string, unknown>][] = [
+    [
+      "Add 3 units of SKU 'KB-4471-BLK' to cart 'c_99812'.",
+      { cart_id: str, sku: str },
+      { cart_id: "c_99812", sku: "KB-4471-BLK" },
+    ],
+    [
+      "Apply promo code 'SPRING25' to order '55021'.",
+      { order_id: str, coupon_code: str },
+      { order_id: "55021", coupon_code: "SPRING25" },
+    ],
+    [
+      "renew the book with barcode '31234009876543' on library card '2290011'",
+      { patron_card: str, item_barcode: str },
+      { patron_card: "2290011", item_barcode: "31234009876543" },
+    ],
+    [
+      "Who reports to manager 'M-5521' in the 'Finance' department?",
+      { manager_id: str, department: str },
+      { manager_id: "M-5521", department: "Finance" },
+    ],
+  ];
+  for (const [query, properties, expect] of cases) {
+    const schema = { type: "object", properties, required: Object.keys(properties) };
+    assert.deepEqual(fillArguments(query, schema).arguments, expect, query);
+  }
 });

@@ -42,7 +42,8 @@ export function wordBefore(text: string, end: number): string {
  */
 export function labelBefore(text: string, start: number): string {
   let stop = start;
-  while (stop > 0 && /[\s:]/.test(text[stop - 1] as string)) stop--;
+  // A value in quotes is labelled by the word before its opening quote ("barcode '3123…'").
+  while (stop > 0 && /[\s:'"“”‘’]/.test(text[stop - 1] as string)) stop--;
   let begin = stop;
   while (begin > 0 && stop - begin < 40 && /[a-zA-Z]/.test(text[begin - 1] as string)) begin--;
   return text.slice(begin, stop).toLowerCase();
