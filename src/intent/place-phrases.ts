@@ -102,6 +102,12 @@ function cueFor(param: Param, m: PhraseMention, all: PhraseMention[]): Scored | 
   }
   // An optional parameter takes a name only on a cue of its own: its description alone is not one.
   if (weight > 0 && kind.described) weight = param.required ? weight * DESCRIBED_KIND : 0;
+  // "from English into Portuguese": a name after "from" is a source's, after "to"/"into" a target's, by
+  // the parameter's own word for its direction, whatever the name's kind.
+  if (weight === 0 && kind.direction && m.proper) {
+    const named = kind.direction === "start" ? START_WORDS.has(previous) : END_WORDS.has(previous);
+    if (named) weight = WEIGHT.direction;
+  }
   if (weight > 0) take({ weight, how: `name of its kind after "${previous}"`, evidence: "text_kind" });
   return best;
 }

@@ -32,6 +32,14 @@ const achievements = schema(
 const ranking = schema({ player_name: str("Name of the player"), gender: str("Gender of the player") }, [
   "player_name",
 ]);
+const translate = schema(
+  {
+    text: str("Text to translate"),
+    source_language: str("Language of the text"),
+    target_language: str("Language wanted"),
+  },
+  ["text", "target_language"],
+);
 const login = schema({ username: str("Account name"), password: str("Secret") }, ["username", "password"]);
 
 const cases: {
@@ -105,6 +113,12 @@ const cases: {
     query: "Find the world rank of a Tennis player, Serena Williams",
     schema: ranking,
     expect: { player_name: "Serena Williams" },
+  },
+  {
+    name: "a name after from or into goes to the source or the target, whatever its kind",
+    query: 'Translate "Where is the pharmacy?" from English into Portuguese.',
+    schema: translate,
+    expect: { text: "Where is the pharmacy?", source_language: "English", target_language: "Portuguese" },
   },
   {
     name: "quoted values by the words before them, not by their order",
