@@ -93,7 +93,9 @@ export function findNumberWords(text: string): WordNumber[] {
       run.end = end;
     } else if (
       (scale !== undefined || single !== undefined) &&
-      /\ba\s+$/i.test(text.slice(Math.max(0, start - 3), start))
+      /\ba\s+$/i.test(text.slice(Math.max(0, start - 3), start)) &&
+      // "a half-life", "a dozen-egg carton": the word is part of a compound, not a count.
+      text[end] !== "-"
     ) {
       // "a hundred", "a dozen", "a half": the article counts as one.
       out.push({ start: start - 2, end, text: text.slice(start - 2, end), value: scale ?? single ?? 0 });

@@ -10,6 +10,8 @@ const cases: [string, [string, number][]][] = [
   ["three hundred and twelve", [["three hundred and twelve", 312]]],
   ["two thousand five hundred", [["two thousand five hundred", 2500]]],
   ["a hundred times", [["a hundred", 100]]],
+  // A compound is no count.
+  ["carbon-14 has a half-life of 5,730 years", []],
   [
     "split three ways, four of us",
     [
