@@ -1,9 +1,11 @@
 // Numbers to numeric parameters, in one weighed assignment by the words around each number.
+
 import { assignBest, type Candidate } from "./assign.ts";
 import type { Evidence } from "./confidence.ts";
 import { inDescribedUnit, unitFactor, unitKindCue } from "./described-units.ts";
 import { type Filler, type JsonSchema, type MissingField, type Param, typeOf } from "./filler.ts";
 import type { NumberMention } from "./mentions.ts";
+import { PERIOD_MARGIN, periodAfter } from "./periods.ts";
 import { enumValues, isDateParam, opaqueKindsFor, TEXT_NAMES } from "./schema-cues.ts";
 export function numericParams(params: Param[]): Param[] {
   return params.filter((p) => p.type === "number" || p.type === "integer");
@@ -120,40 +122,6 @@ interface Peers {
   sharedUnits: Set<string>;
 }
 
-/** The words for a period and its adjective, as a number's rate names it ("1,150 a month": monthly). */
-const PERIODS: Readonly<Record<string, string>> = {
-  day: "daily|per day|a day",
-  week: "weekly|per week|a week",
-  month: "monthly|per month|a month",
-  year: "annual|annually|yearly|per year|a year|per annum",
-};
-const PERIOD_OF: Readonly<Record<string, string>> = {
-  annum: "year",
-  daily: "day",
-  weekly: "week",
-  monthly: "month",
-  yearly: "year",
-  annually: "year",
-};
-/** How far a named period outweighs a parameter's own word elsewhere ("£240,000 rents for £1,150 a month"). */
-const PERIOD_MARGIN = 0.5;
-
-/**
- * The period a number is given per ("£1,150 a month", "2,400/year", "300 monthly"), as a test of a
- * parameter's name and description; undefined when none follows it.
- */
-function periodAfter(text: string, end: number): RegExp | undefined {
-  const after = text.slice(end, end + 24).toLowerCase();
-  const match =
-    /^\s*(?:(?:a|an|per|each|every)\s+|\/\s*)(day|week|month|year|annum)\b|^\s*(daily|weekly|monthly|yearly|annually)\b/.exec(
-      after,
-    );
-  const written = match?.[1] ?? match?.[2];
-  const key = written ? (PERIOD_OF[written] ?? written) : undefined;
-  const words = key ? PERIODS[key] : undefined;
-  return words ? new RegExp(`\\b(?:${words})\\b`) : undefined;
-}
-
 /** What the words around a number say about one parameter; undefined when they say nothing. */
 function numberCue(f: Filler, n: NumberMention, param: Param, peers: Peers): Scored | undefined {
   let weight = 0;
@@ -218,7 +186,7 @@ function numberCue(f: Filler, n: NumberMention, param: Param, peers: Peers): Sco
   if (n.words && (param.type === "array" || /\d$/.test(param.name))) return undefined;
   // One number is a list's only item where the list's own word names it ("the numbers 7"); after a
   // word the examples put before a list ("the average of 5040") it is no data set.
-  if (param.type === "array" && evidence !== "own_word") return undefined;
+  if (param.type === "array" && (evidence as Evidence) !== "own_word") return undefined;
   return weight > 0 ? { weight, how, evidence, ...(side ? { side } : {}) } : undefined;
 }
 
