@@ -1,7 +1,8 @@
 // Calendar dates in a request: ISO dates ("2024-01-31"), "today", and dates in words ("July 20 1969",
 // "31 January 2024", "Jan 5th, 2024"), each as YYYY-MM-DD. Dates in words are read by chrono-node (MIT, no
 // dependencies, the maintained reader of English dates); only dates whose day, month and year are all
-// stated are kept, so the value never depends on the clock of the machine that reads it.
+// stated are kept, or whose year the next date of the sentence states, so the value never depends on the
+// clock of the machine that reads it.
 // The English reader alone: the package's root also loads its 15 other languages, which this never uses.
 import type { ParsedComponents } from "chrono-node";
 import { strict } from "chrono-node/en";
@@ -17,6 +18,28 @@ const WORDS_WINDOW = 2_000;
 
 const pad = (n: number, width = 2) => String(n).padStart(width, "0");
 
+/**
+ * The year of a date written without one, from the next date of the same sentence that has one ("between
+ * December 20 and December 31, 2024", "check in on 6 July and check out on 10 July 2025"); a day after
+ * that date's is in the year before ("Dec 28 to Jan 3, 2025").
+ */
+function yearFromNext(
+  text: string,
+  all: [ParsedComponents, number, string][],
+  i: number,
+): number | undefined {
+  const [date, from, said] = all[i] as [ParsedComponents, number, string];
+  const next = all[i + 1];
+  if (!next || !next[0].isCertain("year")) return undefined;
+  const between = text.slice(from + said.length, next[1]);
+  if (between.length > 60 || /[.?!;]\s/.test(between)) return undefined;
+  const year = next[0].get("year") ?? 0;
+  const later =
+    (date.get("month") ?? 0) * 100 + (date.get("day") ?? 0) >
+    (next[0].get("month") ?? 0) * 100 + (next[0].get("day") ?? 0);
+  return later ? year - 1 : year;
+}
+
 export function findDates(text: string): DateMention[] {
   const iso = allMatches(text, /\b(\d{4}-\d{2}-\d{2})\b|\b(today)\b/gi, -1).map((m) => ({
     ...m,
@@ -29,6 +52,7 @@ export function findDates(text: string): DateMention[] {
   if (
     /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s|\d(?:st|nd|rd|th)\b/i.test(window)
   ) {
+    const all: [ParsedComponents, number, string][] = [];
     for (const result of strict.parse(window)) {
       // A range ("Jan 5 to March 31, 2024") is two dates: each keeps its own part of the span.
       const joint = result.end ? /\s*(?:to|until|till|through|and|-|–)\s*/.exec(result.text) : null;
@@ -42,12 +66,14 @@ export function findDates(text: string): DateMention[] {
             ],
           ]
         : [[result.start, result.index, result.text]];
-      for (const [date, from, said] of parts) {
-        if (!(date.isCertain("year") && date.isCertain("month") && date.isCertain("day"))) continue;
-        if (taken(from, from + said.length)) continue;
-        const value = `${pad(date.get("year") ?? 0, 4)}-${pad(date.get("month") ?? 0)}-${pad(date.get("day") ?? 0)}`;
-        words.push({ start: from, end: from + said.length, text: said, value });
-      }
+      all.push(...parts);
+    }
+    for (const [i, [date, from, said]] of all.entries()) {
+      if (!(date.isCertain("month") && date.isCertain("day"))) continue;
+      const year = date.isCertain("year") ? date.get("year") : yearFromNext(window, all, i);
+      if (year === undefined || year === null || taken(from, from + said.length)) continue;
+      const value = `${pad(year, 4)}-${pad(date.get("month") ?? 0)}-${pad(date.get("day") ?? 0)}`;
+      words.push({ start: from, end: from + said.length, text: said, value });
     }
   }
   return [...iso, ...words].sort((a, b) => a.start - b.start);

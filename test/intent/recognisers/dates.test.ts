@@ -22,6 +22,22 @@ const cases: [string, [text: string, value: string][]][] = [
   ["how long until today", [["today", "today"]]],
   // No year: the value would depend on the clock, so it is not read.
   ["on 3 May", []],
+  // Unless the next date of the sentence states it.
+  [
+    "games between December 20 and December 31, 2024",
+    [
+      ["December 20", "2024-12-20"],
+      ["December 31, 2024", "2024-12-31"],
+    ],
+  ],
+  [
+    "from Dec 28 to Jan 3, 2025",
+    [
+      ["Dec 28", "2024-12-28"],
+      ["Jan 3, 2025", "2025-01-03"],
+    ],
+  ],
+  ["due on March 5. The invoice is from April 2, 2024", [["April 2, 2024", "2024-04-02"]]],
   ["version 1.2.3", []],
 ];
 
