@@ -142,8 +142,19 @@ export function fillLabelledQuotes(f: Filler, params: Param[]): void {
   const open = params.filter((p) => p.type === "string" && !Array.isArray(p.schema.enum) && !isDateParam(p));
   for (const quoted of f.mentions.quoted) {
     if (!f.free(quoted)) continue;
+    // The label may be a verb of the parameter's word: "titled 'Solid kettle'", "named 'Ada'", "labelled".
+    const forms = (word: string) => [
+      word,
+      word.replace(/d$/, ""),
+      word.replace(/ed$/, ""),
+      word.replace(/led$/, "l"),
+    ];
     const takers = (word: string) =>
-      word === "" ? [] : open.filter((p) => !f.has(p) && namesWord(p, word) && checkString(p, quoted.text));
+      word === ""
+        ? []
+        : open.filter(
+            (p) => !f.has(p) && forms(word).some((w) => namesWord(p, w)) && checkString(p, quoted.text),
+          );
     const before = labelBefore(f.text, quoted.start);
     // The word after names the value only as a noun does ("the 'Finance' department"), not "to" or "and".
     const next = wordAfter(f.text.replace(/['"”’]/g, " "), quoted.end);

@@ -102,6 +102,11 @@ test("quoted values go to the parameters their labels name, before or after them
       { patron_card: "2290011", item_barcode: "31234009876543" },
     ],
     [
+      "Post a review titled 'Solid kettle' that says 'Boils fast.'",
+      { title: str, body: str },
+      { title: "Solid kettle", body: "Boils fast." },
+    ],
+    [
       "Who reports to manager 'M-5521' in the 'Finance' department?",
       { manager_id: str, department: str },
       { manager_id: "M-5521", department: "Finance" },
