@@ -29,8 +29,9 @@ function yearFromNext(
   i: number,
 ): number | undefined {
   const [date, from, said] = all[i] as [ParsedComponents, number, string];
-  const next = all[i + 1];
-  if (!next || !next[0].isCertain("year")) return undefined;
+  const following = all[i + 1];
+  const next = following?.[0].isCertain("year") ? following : undefined;
+  if (!next) return undefined;
   const between = text.slice(from + said.length, next[1]);
   if (between.length > 60 || /[.?!;]\s/.test(between)) return undefined;
   const year = next[0].get("year") ?? 0;
