@@ -41,6 +41,27 @@ function yearFromNext(
   return later ? year - 1 : year;
 }
 
+const CLOCK = String.raw`(?:\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2}|noon|midday|midnight)`;
+const TIME_AFTER = new RegExp(String.raw`\s*(?:,|at|@)?\s*${CLOCK}\s*$`, "i");
+const TIME_BEFORE = new RegExp(String.raw`^\s*${CLOCK}\s*(?:on|,)?\s*`, "i");
+
+/**
+ * The date's own words, without a time of day chrono read with it ("11 November 2025 at 2:15 pm", "11 pm
+ * on August 9, 2025"): the time is a value of its own, joined to the date again where a parameter takes both.
+ */
+function withoutTime(from: number, said: string): { start: number; end: number; text: string } {
+  const after = TIME_AFTER.exec(said);
+  const before = TIME_BEFORE.exec(said);
+  let start = from;
+  let text = said;
+  if (after && after.index > 0) text = text.slice(0, after.index);
+  else if (before && before[0].length < text.length) {
+    start += before[0].length;
+    text = text.slice(before[0].length);
+  }
+  return { start, end: start + text.length, text };
+}
+
 export function findDates(text: string): DateMention[] {
   const iso = allMatches(text, /\b(\d{4}-\d{2}-\d{2})\b|\b(today)\b/gi, -1).map((m) => ({
     ...m,
@@ -74,7 +95,9 @@ export function findDates(text: string): DateMention[] {
       const year = date.isCertain("year") ? date.get("year") : yearFromNext(window, all, i);
       if (year === undefined || year === null || taken(from, from + said.length)) continue;
       const value = `${pad(year, 4)}-${pad(date.get("month") ?? 0)}-${pad(date.get("day") ?? 0)}`;
-      words.push({ start: from, end: from + said.length, text: said, value });
+      const own = withoutTime(from, said);
+      // A range's time alone ("from 5:30 pm to 11 pm on August 9") takes its day from the end: no date.
+      if (/\d/.test(own.text)) words.push({ ...own, value });
     }
   }
   return [...iso, ...words].sort((a, b) => a.start - b.start);

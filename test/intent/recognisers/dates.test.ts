@@ -38,6 +38,9 @@ const cases: [string, [text: string, value: string][]][] = [
     ],
   ],
   ["due on March 5. The invoice is from April 2, 2024", [["April 2, 2024", "2024-04-02"]]],
+  // A time of day read with the date is not the date's.
+  ["book it on 11 November 2025 at 2:15 pm", [["on 11 November 2025", "2025-11-11"]]],
+  ["parking from 5:30 pm to 11 pm on August 9, 2025", [["August 9, 2025", "2025-08-09"]]],
   ["version 1.2.3", []],
 ];
 
