@@ -25,6 +25,7 @@ import { fillLists } from "./place-lists.ts";
 import { fillNumbers, unplacedNumbers } from "./place-numbers.ts";
 import { fillFreeText } from "./place-phrases.ts";
 import { checkString, fillBooleans, fillLabelledQuotes, fillOpaque, fillText } from "./place-text.ts";
+import { placeTimesOfDay } from "./place-times.ts";
 import { fillTyped, unplacedDates } from "./place-typed.ts";
 import { fillUnits } from "./place-units.ts";
 import { fillZones } from "./place-zones.ts";
@@ -63,6 +64,7 @@ export function fillArguments(
   fillPhrases(f, params, learned);
   fillValueWords(f, params, learned);
   fillTyped(f, params);
+  placeTimesOfDay(f, params);
   const unplaced = fillZones(f, params);
   fillUnits(f, params);
   fillCurrencies(f, params);

@@ -4,6 +4,7 @@ import { assignBest, type Candidate } from "./assign.ts";
 import type { Filler, MissingField, Param } from "./filler.ts";
 import type { Span } from "./opaque.ts";
 import { CUE, MAX_ASSIGNED, namesWord } from "./place-numbers.ts";
+import { clock24, takesTimeOfDay, wantsClock24 } from "./place-times.ts";
 import { labelBefore } from "./recognisers/span.ts";
 import { findWordedChains } from "./recognisers/worded-chains.ts";
 import { findWordedExpressions } from "./recognisers/worded-expressions.ts";
@@ -26,22 +27,6 @@ function dateBeside(f: Filler, time: Span): { value: string; start: number; end:
         // "march 3rd 2025 at 2pm": the date as read holds its time.
         (time.start >= d.start && time.end <= d.end)),
   );
-}
-
-/** "3pm", "9:30 am", "15:00" as "HH:MM"; undefined for an hour that is no time of day. */
-function clock24(text: string): string | undefined {
-  const named = { noon: "12:00", midday: "12:00", midnight: "00:00" }[text.trim().toLowerCase()];
-  if (named) return named;
-  const match = /^(\d{1,2})(?::(\d{2}))?\s*(am|pm)?$/i.exec(text.trim());
-  if (!match) return undefined;
-  let hour = Number(match[1]);
-  const minute = Number(match[2] ?? 0);
-  const half = match[3]?.toLowerCase();
-  if (half && (hour < 1 || hour > 12)) return undefined;
-  if (half === "pm" && hour < 12) hour += 12;
-  if (half === "am" && hour === 12) hour = 0;
-  if (hour > 23 || minute > 59) return undefined;
-  return `${String(hour).padStart(2, "0")}:${String(minute).padStart(2, "0")}`;
 }
 
 export function fillTyped(f: Filler, params: Param[]): void {
@@ -109,7 +94,7 @@ export function fillTyped(f: Filler, params: Param[]): void {
     } else f.set(param, date.value, date, "date", "shape");
   }
   for (const param of params.filter(
-    (p) => p.type === "string" && /^time$|^(?:start|at)_time$/.test(p.name),
+    (p) => p.type === "string" && /^time$|^(?:start|at)_time$/.test(p.name) && !takesTimeOfDay(p),
   )) {
     if (f.has(param)) continue;
     const time = mentions.times.find((t) => f.free(t));
@@ -127,14 +112,10 @@ export function fillTyped(f: Filler, params: Param[]): void {
       f.set(param, `${dated.value}${separator}${clock}`, span, "date and time of day", "shape", false);
       f.claim(time);
       f.claim(dated);
-    } else
-      f.set(
-        param,
-        /^\d/.test(time.text) ? time.text : (clock24(time.text) ?? time.text),
-        time,
-        "time of day",
-        "shape",
-      );
+    } else {
+      const written = /^\d/.test(time.text) && !wantsClock24(param) ? time.text : clock24(time.text);
+      f.set(param, written ?? time.text, time, "time of day", "shape");
+    }
   }
   for (const param of params.filter((p) => p.type === "string" && /cron/.test(p.hint))) {
     if (f.has(param)) continue;
