@@ -6,6 +6,7 @@ import { inDescribedUnit, unitFactor, unitKindCue } from "./described-units.ts";
 import { type Filler, type JsonSchema, type MissingField, type Param, typeOf } from "./filler.ts";
 import type { NumberMention } from "./mentions.ts";
 import { PERIOD_MARGIN, periodAfter } from "./periods.ts";
+import { namesRangeEnd, rangeEnd } from "./ranges.ts";
 import { enumValues, isDateParam, opaqueKindsFor, TEXT_NAMES } from "./schema-cues.ts";
 export function numericParams(params: Param[]): Param[] {
   return params.filter((p) => p.type === "number" || p.type === "integer");
@@ -147,6 +148,10 @@ function numberCue(f: Filler, n: NumberMention, param: Param, peers: Peers): Sco
     .exec(f.text.slice(Math.max(0, n.start - 30), n.start))?.[1]
     ?.toLowerCase();
   if (twoBack && param.before.has(twoBack) && weight > 0) weight += CUE.learnedFar;
+  const range = rangeEnd(f.text, n);
+  // Weighed as an own word, but read no surer than a kind: the confidence tables were fitted without it.
+  if (range && namesRangeEnd(param, range))
+    take(CUE.ownWord, `number at the ${range} of a range`, "kind_cue");
   const period = periodAfter(f.text, n.end);
   if (period?.test(param.hint))
     take(CUE.ownWord + PERIOD_MARGIN, "number with the period its parameter names", "own_word", "after");

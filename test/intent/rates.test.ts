@@ -61,3 +61,28 @@ test("a number given per a period goes to the parameter that names that period",
     annual_expenses: 2400,
   });
 });
+
+test("the two ends of a range go to the parameters that name a start and an end", () => {
+  const books = {
+    type: "object",
+    properties: {
+      published_from: { type: "integer", description: "Earliest year. Optional." },
+      published_to: { type: "integer", description: "Latest year. Optional." },
+    },
+  };
+  const posting = {
+    type: "object",
+    properties: {
+      salary_min: { type: "integer", description: "Bottom of the range." },
+      salary_max: { type: "integer", description: "Top of the range." },
+    },
+  };
+  assert.deepEqual(fillArguments("books published between 1965 and 1975", books).arguments, {
+    published_from: 1965,
+    published_to: 1975,
+  });
+  assert.deepEqual(fillArguments("a salary range of 85,000 to 105,000 EUR", posting).arguments, {
+    salary_min: 85000,
+    salary_max: 105000,
+  });
+});
