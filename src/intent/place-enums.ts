@@ -49,7 +49,8 @@ function hitsIn(
       // "master's" names "masters" as its plural does.
       return w.endsWith("s") ? `${escaped.slice(0, -1)}(?:['’]?s)?\\b` : `${escaped}\\w*`;
     };
-    const pattern = new RegExp(`\\b${words.map(word).join("\\s+(?:\\S+\\s+){0,2}?")}`, "g");
+    // Words of a value may be joined by a hyphen in the request ("full-time" names full_time).
+    const pattern = new RegExp(`\\b${words.map(word).join("[\\s-]+(?:\\S+\\s+){0,2}?")}`, "g");
     for (const match of text.matchAll(pattern)) {
       const start = offsets[match.index] ?? match.index;
       const end = (offsets[match.index + match[0].length - 1] ?? start) + 1;

@@ -76,3 +76,12 @@ test("a code-like enum value is named with a hyphen or a space too (CRC-32, SHA 
   assert.equal(fillArguments("the SHA 256 of 'hello'", digest).arguments.algorithm, "sha256");
   assert.deepEqual(fillArguments("a CRC-32 checksum of 'hello'", digest).unused, []);
 });
+
+test("an enum value's words may be joined by a hyphen in the request", () => {
+  const posting = {
+    type: "object",
+    properties: { employment_type: { type: "string", enum: ["full_time", "part_time", "contract"] } },
+    required: ["employment_type"],
+  };
+  assert.equal(fillArguments("Post a full-time opening", posting).arguments.employment_type, "full_time");
+});
