@@ -65,6 +65,8 @@ export function findNumbers(text: string): NumberMention[] {
   for (const match of text.matchAll(pattern)) {
     if (decimal(match.index, match.index + match[0].length)) continue;
     const [whole, symbol, digits = "", letter, scaleWord, percentSign] = match;
+    // "2 pi", "3π": a multiple of a constant, not the number written.
+    if (/^\s*(?:pi\b|π)/i.test(text.slice(match.index + whole.length))) continue;
     let value = Number(digits.replace(/,/g, ""));
     const after = wordAfter(text, match.index + whole.length);
     const money = Boolean(symbol) || CURRENCY_WORD.test(after);

@@ -12,6 +12,8 @@ const cases: [string, [text: string, value: number, next: string, percent: boole
     ],
   ],
   ["a 30m walk", [["30", 30, "m", false, false]]],
+  // A multiple of pi is no number written.
+  ["a sine wave from 0 to 2 pi", [["0", 0, "to", false, false]]],
   // The word a hyphen joins to a number is the word after it.
   ["a 72-hour forecast", [["72", 72, "hour", false, false]]],
   ["1.75m tall", [["1.75", 1.75, "m", false, false]]],
