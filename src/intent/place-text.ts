@@ -5,7 +5,14 @@ import type { OpaqueValue } from "./opaque.ts";
 import { namesEnumValue } from "./place-enums.ts";
 import { namesWord } from "./place-numbers.ts";
 import { allMatches, LIST_JOINER, labelBefore, type Mention, wordAfter } from "./recognisers/span.ts";
-import { escapeRegExp, isDateParam, matchesPattern, opaqueKindsFor, TEXT_NAMES } from "./schema-cues.ts";
+import {
+  enumValues,
+  escapeRegExp,
+  isDateParam,
+  matchesPattern,
+  opaqueKindsFor,
+  TEXT_NAMES,
+} from "./schema-cues.ts";
 /**
  * Opaque values (emails, URLs, ids) to the parameters that take their kind: to the one whose own word comes
  * right before the value ("candidate jane@…", "interviewers sam@… and lee@…"), else to the first open one;
@@ -139,8 +146,15 @@ function secretWord(f: Filler): Mention | undefined {
  * 'KB-4471' to cart 'c_998'", "the 'Finance' department"), whatever the parameters' order.
  */
 export function fillLabelledQuotes(f: Filler, params: Param[]): void {
-  const open = params.filter((p) => p.type === "string" && !Array.isArray(p.schema.enum) && !isDateParam(p));
-  for (const quoted of f.mentions.quoted) {
+  const textList = (p: Param) =>
+    p.type === "array" &&
+    typeOf((p.schema.items ?? {}) as JsonSchema) === "string" &&
+    enumValues(p).length === 0;
+  const open = params.filter(
+    (p) => (p.type === "string" && !Array.isArray(p.schema.enum) && !isDateParam(p)) || textList(p),
+  );
+  const quotes = f.mentions.quoted;
+  for (const [i, quoted] of quotes.entries()) {
     if (!f.free(quoted)) continue;
     // The label may be a verb of the parameter's word: "titled 'Solid kettle'", "named 'Ada'", "labelled".
     const forms = (word: string) => [
@@ -153,7 +167,10 @@ export function fillLabelledQuotes(f: Filler, params: Param[]): void {
       word === ""
         ? []
         : open.filter(
-            (p) => !f.has(p) && forms(word).some((w) => namesWord(p, w)) && checkString(p, quoted.text),
+            (p) =>
+              !f.has(p) &&
+              forms(word).some((w) => namesWord(p, w)) &&
+              (textList(p) || checkString(p, quoted.text)),
           );
     const before = labelBefore(f.text, quoted.start);
     // The word after names the value only as a noun does ("the 'Finance' department"), not "to" or "and".
@@ -162,7 +179,26 @@ export function fillLabelledQuotes(f: Filler, params: Param[]): void {
       ? ""
       : next;
     const [taker, other] = takers(before).length > 0 ? takers(before) : takers(after);
-    if (taker && !other) f.set(taker, quoted.text, quoted, "quoted, beside the parameter's word", "quoted");
+    if (!taker || other) continue;
+    if (!textList(taker)) {
+      f.set(taker, quoted.text, quoted, "quoted, beside the parameter's word", "quoted");
+      continue;
+    }
+    // A list takes the quoted values that follow, joined by commas or "and" ("terms 'a', 'b' and 'c'").
+    const items = [quoted];
+    for (const next of quotes.slice(i + 1)) {
+      const last = items.at(-1) as Mention;
+      if (!LIST_JOINER.test(f.text.slice(last.end + 1, next.start - 1))) break;
+      items.push(next);
+    }
+    const span = { start: quoted.start, end: (items.at(-1) as Mention).end };
+    f.set(
+      taker,
+      items.map((q) => q.text),
+      span,
+      "quoted list, after the parameter's word",
+      "quoted",
+    );
   }
 }
 

@@ -107,6 +107,11 @@ test("quoted values go to the parameters their labels name, before or after them
       { title: "Solid kettle", body: "Boils fast." },
     ],
     [
+      'Make a deck named "Spanish Verbs" with the terms "hablar", "comer" and "vivir".',
+      { deck_name: str, terms: { type: "array", items: str } },
+      { deck_name: "Spanish Verbs", terms: ["hablar", "comer", "vivir"] },
+    ],
+    [
       "Who reports to manager 'M-5521' in the 'Finance' department?",
       { manager_id: str, department: str },
       { manager_id: "M-5521", department: "Finance" },
