@@ -81,6 +81,12 @@ test("a tool whose purpose does not fit answers no_match, not a run on the quote
   assert.equal(body.calls.length, 0);
 });
 
+test("a request that calls a tool by its name makes the case its words alone would not", async () => {
+  const body = await ask('slugify "Q3 Roadmap – Draft v2" for the wiki page');
+  assert.equal(body.status, "completed", JSON.stringify(body));
+  assert.equal(body.result?.output?.slug, "q3-roadmap-draft-v2");
+});
+
 test("VAT whose reading the request leaves open is asked about, never computed one way silently", async () => {
   const included = await ask("I paid 119 including 19% VAT, what was the net price");
   assert.notEqual(included.status, "completed", JSON.stringify(included.result?.output));

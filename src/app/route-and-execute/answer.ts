@@ -22,7 +22,7 @@ import { doubtsOf, failedQueryValues, properties } from "./doubts.ts";
 import { fillWithLlm } from "./llm-fill.ts";
 import { routingQuery } from "./routing-query.ts";
 import { setAsideFor } from "./set-aside.ts";
-import { isBare, toolWords } from "./tool-words.ts";
+import { isBare, namedInRequest, toolWords } from "./tool-words.ts";
 
 export interface AnswerDeps {
   route(request: RouteRequest): Promise<RouteResponse>;
@@ -80,6 +80,8 @@ interface Candidate {
   eligible: boolean;
   /** Every required value is available and at least one value came from the request or the agent. */
   satisfied: boolean;
+  /** The request calls the tool by its name. */
+  named?: boolean;
 }
 
 /** Whether every value `other` read from the request lies where `fill` read one too. */
@@ -182,7 +184,8 @@ function declined(c: Candidate, threshold: number): boolean {
     c.evidence.push("declined: the request gives it none of its own values, and the words are weak");
     return true;
   }
-  if (c.score >= threshold + DEFAULTS_MARGIN) return false;
+  // A request that calls the tool by its name makes the case its words otherwise must.
+  if (c.score >= threshold + DEFAULTS_MARGIN || (c.named && !requiresNothing)) return false;
   c.evidence.push(
     requiresNothing
       ? "declined: requires nothing, the request gives it nothing, and the words are weak"
@@ -346,6 +349,7 @@ export async function answerOne(
   const weighAt = (bar: number) =>
     hits.map((hit) => {
       const candidate = weigh(hit.tool, hit.score, hit.score >= bar, bar, hit.fill, supplied);
+      candidate.named = namedInRequest(hit.tool, request.query);
       const reason = candidate.eligible
         ? setAsideFor(hit.tool, hit.fill, request.query, askedFor)
         : undefined;

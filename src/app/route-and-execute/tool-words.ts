@@ -16,3 +16,11 @@ export function describedWords(tool: Tool): string {
 export function isBare(tool: Tool): boolean {
   return (tool.examples?.length ?? 0) === 0 && (tool.exampleCalls?.length ?? 0) === 0;
 }
+
+/** Whether the request calls the tool by its name ("slugify \"Q3 Roadmap\"", "run convert_case on …"). */
+export function namedInRequest(tool: Tool, query: string): boolean {
+  const words = tool.name.split(/[_.\-\s]+/).filter(Boolean);
+  if (words.length === 0) return false;
+  const escaped = words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  return new RegExp(`(?<![\\w-])${escaped.join("[\\s_-]*")}(?![\\w-])`, "i").test(query);
+}
