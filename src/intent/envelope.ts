@@ -8,6 +8,8 @@ const LABEL_WORDS = 5;
 /** A header that counts what follows ("three things:", "2 quick questions:"): its number is no value. */
 const COUNTED_HEADER =
   /^(?:\w+|a\s+few|a\s+couple(?:\s+of)?)\s+(?:quick\s+)?(?:things|questions|tasks|items|requests|asks)$/i;
+/** A place in a plan the agent works through ("Task 1 of 3:", "Step 2/5:", "Question 4:"): its numbers are no values. */
+const PLAN_STEP = /^(?:task|step|question|item|part|request|subtask)\s+\d+(?:\s*(?:of|\/)\s*\d+)?$/i;
 
 /** Where the request starts after a leading label, or 0 when it has none. */
 export function requestStart(text: string): number {
@@ -15,6 +17,6 @@ export function requestStart(text: string): number {
   if (!colon) return 0;
   const label = colon[1] ?? "";
   if (label.trim().split(/\s+/).length > LABEL_WORDS) return 0;
-  if (COUNTED_HEADER.test(label.trim())) return colon[0].length;
+  if (COUNTED_HEADER.test(label.trim()) || PLAN_STEP.test(label.trim())) return colon[0].length;
   return opensRequest(text.slice(colon[0].length)) ? colon[0].length : 0;
 }

@@ -19,6 +19,9 @@ const labels: [text: string, request: string][] = [
   // A header that counts the requests after it.
   ["three things: 15% of 2,300; and 1.5 TB in GiB", "15% of 2,300; and 1.5 TB in GiB"],
   ["2 quick questions: what is 2+2", "what is 2+2"],
+  // A step of a plan the agent works through.
+  ["Task 1 of 3: Determine what percentage 27 is of 36.", "Determine what percentage 27 is of 36."],
+  ["Step 2/5: hash 'abc'", "hash 'abc'"],
 ];
 
 for (const [text, request] of labels)
