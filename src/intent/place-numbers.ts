@@ -3,6 +3,7 @@
 import { assignBest, type Candidate } from "./assign.ts";
 import type { Evidence } from "./confidence.ts";
 import { inDescribedUnit, unitFactor, unitKindCue } from "./described-units.ts";
+import { requestStart } from "./envelope.ts";
 import { type Filler, type JsonSchema, type MissingField, type Param, typeOf } from "./filler.ts";
 import type { NumberMention } from "./mentions.ts";
 import { PERIOD_MARGIN, periodAfter } from "./periods.ts";
@@ -293,9 +294,14 @@ export function fillNumbers(f: Filler, params: Param[]): void {
     f.mentions.expressions.some((e) => n.start >= e.start && n.end <= e.end);
   // Data pasted after "…: " is the text parameter's, when the tool has one to take it: its numbers ("ann,31")
   // are no values of the call ("convert this CSV to JSON: …" sets no row limit).
-  const pasted = params.some((p) => p.type === "string" && p.required && !f.has(p) && TEXT_NAMES.test(p.name))
-    ? f.mentions.trailing
-    : undefined;
+  // Not when the colon ends a label ("chmod question: what is 0o755 in decimal"): what follows is the request.
+  const trailing = f.mentions.trailing;
+  const pasted =
+    trailing &&
+    trailing.start !== requestStart(f.text) &&
+    params.some((p) => p.type === "string" && p.required && !f.has(p) && TEXT_NAMES.test(p.name))
+      ? trailing
+      : undefined;
   const free = () =>
     f.mentions.numbers.filter(
       (n) => f.free(n) && !(pasted && n.start >= pasted.start && n.end <= pasted.end),

@@ -39,3 +39,12 @@ test("a label's numbers are neither placed nor left unused", () => {
   assert.equal(fill.arguments.expression, "sqrt(2025) + 7!");
   assert.deepEqual(fill.unused, []);
 });
+
+test("the request after a label is no data pasted after a colon: its numbers are values", () => {
+  const convert = {
+    type: "object",
+    properties: { value: { type: "string", description: "The integer" }, to_base: { type: "integer" } },
+    required: ["value"],
+  };
+  assert.equal(fillArguments("chmod question: what is 0o755 in decimal?", convert).arguments.value, "0o755");
+});
