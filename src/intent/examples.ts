@@ -39,9 +39,17 @@ export interface LearnedCues {
 /** How many of a value's examples must use a word for it to stand for the value. */
 const VALUE_WORD_EXAMPLES = 2;
 
-// The verbs a request opens with ("write 3054 as hex") are in every kind of request: no phrase for a value.
 const STOP = new Set(
-  "a an the of to in into on at for from by with is are was what what's whats how much many me my i please and or than it this that as be will would have has had does did do can could should get write give show tell make find put turn change set use convert calculate compute work figure need want know".split(
+  "a an the of to in into on at for from by with is are was what what's whats how much many me my i please and or than it this that as be will would have has had does did do can could should get".split(
+    " ",
+  ),
+);
+/**
+ * The verbs requests open with ("write 3054 as hex") are in every kind of request: no phrase for a number
+ * (an enum value may still be named by one: "make it bigger").
+ */
+const REQUEST_VERBS = new Set(
+  "write give show tell make find put turn change set use convert calculate compute work figure need want know".split(
     " ",
   ),
 );
@@ -158,7 +166,7 @@ export function learnFromExamples(calls: readonly ExampleCall[] | undefined): Le
           const entry = valueWordUses.get(key) ?? { param, word: w.word, value, uses: new Set<number>() };
           entry.uses.add(withQuery.indexOf(call));
           valueWordUses.set(key, entry);
-        } else learned.phrases.push({ param, phrase: w.word, value });
+        } else if (!REQUEST_VERBS.has(w.word)) learned.phrases.push({ param, phrase: w.word, value });
       }
     }
   }

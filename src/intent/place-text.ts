@@ -1,5 +1,6 @@
 // Opaque values, quoted text, identifiers, the text after a colon and named flags to their parameters.
 import { dataKind } from "./data-kind.ts";
+import { requestStart } from "./envelope.ts";
 import { type Filler, type JsonSchema, type Param, typeOf } from "./filler.ts";
 import type { OpaqueValue } from "./opaque.ts";
 import { namesEnumValue } from "./place-enums.ts";
@@ -251,7 +252,8 @@ export function fillText(f: Filler, params: Param[]): void {
     // One identifier or escaped string that is no enum value of the tool ("convert myVariableName to
     // snake_case": snake_case names the target case).
     // An identifier inside pasted data ("unit_price" in a CSV header) is part of that data, not the value.
-    const trailing = f.mentions.trailing;
+    // After a label ("chmod question: …") the colon opens the request, not its data.
+    const trailing = f.mentions.trailing?.start === requestStart(f.text) ? undefined : f.mentions.trailing;
     const pasted = trailing && f.free(trailing) && hasShape(param, trailing.text) ? trailing : undefined;
     const tokens = f.mentions.tokens.filter(
       (t) =>

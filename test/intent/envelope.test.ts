@@ -43,8 +43,13 @@ test("a label's numbers are neither placed nor left unused", () => {
 test("the request after a label is no data pasted after a colon: its numbers are values", () => {
   const convert = {
     type: "object",
-    properties: { value: { type: "string", description: "The integer" }, to_base: { type: "integer" } },
+    properties: {
+      value: { type: "string", description: "The integer" },
+      to_bases: { type: "array", items: { type: "integer" } },
+    },
     required: ["value"],
   };
-  assert.equal(fillArguments("chmod question: what is 0o755 in decimal?", convert).arguments.value, "0o755");
+  const examples = [{ query: "what is 0xff in decimal", arguments: { value: "0xff", to_bases: [10] } }];
+  const fill = fillArguments("chmod question: what is 0o755 in decimal?", convert, {}, { examples });
+  assert.equal(fill.arguments.value, "0o755");
 });
