@@ -115,10 +115,10 @@ export function splitIntents(query: string): string[] {
 }
 
 // A bare "that" is a reference ("convert that to hex", "is that a leap year"), unless it opens a clause
-// about a noun before it ("the cron line that our retry job uses"); "the number of days" is a measure, and
-// "the date 45 business days after 2025-09-01" names its own.
+// about a noun before it ("the cron line that our retry job uses", "the one that triggers the cleanup");
+// "the number of days" is a measure, and "the date 45 business days after 2025-09-01" names its own.
 const REFERENCE =
-  /\bthat number of\b|\b(?:that|the) (?:number|value|result|date|amount|text|string)\b(?!\s+(?:of\b|[\d"'“‘]))|\bthat\b(?!\s+(?:our|we|i|you|they|he|she|my|your|their|his|her|its|the|this)\b)|(?<=\b(?:make|turn|convert|encode|decode|hash|change|put|give|show|slugify|uppercase|lowercase|reverse|count)\s+)it\b|(?<=\b(?:in|of)\s+)it\b/i;
+  /\bthat number of\b|\b(?:that|the) (?:number|value|result|date|amount|text|string)\b(?!\s+(?:of\b|[\d"'“‘]))|(?<!\b(?:the|a|an)\s+\w+\s+)\bthat\b(?!\s+(?:our|we|i|you|they|he|she|my|your|their|his|her|its|the|this)\b)|(?<=\b(?:make|turn|convert|encode|decode|hash|change|put|give|show|slugify|uppercase|lowercase|reverse|count)\s+)it\b|(?<=\b(?:in|of)\s+)it\b/i;
 
 /** Whether an intent refers to the previous one's result. */
 export function refersBack(intent: string): boolean {

@@ -94,6 +94,7 @@ const references: [intent: string, value: unknown, resolved: string | undefined]
   ["what time is it in Tokyo", 3, undefined],
   // "that" opening a clause about the noun before it is no reference either.
   ["explain the cron */10 * * * * that our retry job uses", "x", undefined],
+  ["the one that triggers the cache cleanup", "x", undefined],
   ["is that a leap year", 2024, "is 2024 a leap year"],
   ["plus the number of days from 2026-02-01 to 2026-07-04", 3, undefined],
   // A part that writes its own value after the word names it, not the previous result.
