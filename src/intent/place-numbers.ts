@@ -6,6 +6,7 @@ import { inDescribedUnit, unitFactor, unitKindCue } from "./described-units.ts";
 import { requestStart } from "./envelope.ts";
 import { type Filler, type JsonSchema, type MissingField, type Param, typeOf } from "./filler.ts";
 import type { NumberMention } from "./mentions.ts";
+import type { Span } from "./opaque.ts";
 import { PERIOD_MARGIN, periodAfter } from "./periods.ts";
 import { namesRangeEnd, rangeEnd } from "./ranges.ts";
 import { enumValues, isDateParam, opaqueKindsFor, TEXT_NAMES } from "./schema-cues.ts";
@@ -288,20 +289,24 @@ function peersOf(f: Filler, params: Param[]): Peers {
   return { numeric, sharedUnits };
 }
 
+/**
+ * Data pasted after "…: " is the text parameter's, when the tool has one to take it: its numbers ("ann,31")
+ * are no values of the call ("convert this CSV to JSON: …" sets no row limit). Not when the colon ends a
+ * label ("chmod question: what is 0o755 in decimal"): what follows is the request.
+ */
+function pastedData(f: Filler, params: Param[]): Span | undefined {
+  const trailing = f.mentions.trailing;
+  const takesText = params.some(
+    (p) => p.type === "string" && p.required && !f.has(p) && TEXT_NAMES.test(p.name),
+  );
+  return trailing && takesText && trailing.start !== requestStart(f.text) ? trailing : undefined;
+}
+
 export function fillNumbers(f: Filler, params: Param[]): void {
   const peers = peersOf(f, params);
   const inExpression = (n: NumberMention) =>
     f.mentions.expressions.some((e) => n.start >= e.start && n.end <= e.end);
-  // Data pasted after "…: " is the text parameter's, when the tool has one to take it: its numbers ("ann,31")
-  // are no values of the call ("convert this CSV to JSON: …" sets no row limit).
-  // Not when the colon ends a label ("chmod question: what is 0o755 in decimal"): what follows is the request.
-  const trailing = f.mentions.trailing;
-  const pasted =
-    trailing &&
-    trailing.start !== requestStart(f.text) &&
-    params.some((p) => p.type === "string" && p.required && !f.has(p) && TEXT_NAMES.test(p.name))
-      ? trailing
-      : undefined;
+  const pasted = pastedData(f, params);
   const free = () =>
     f.mentions.numbers.filter(
       (n) => f.free(n) && !(pasted && n.start >= pasted.start && n.end <= pasted.end),
