@@ -17,6 +17,7 @@ import {
   paramsOf,
 } from "./filler.ts";
 import type { OpaqueValue } from "./opaque.ts";
+import { fillFrequencies } from "./periods.ts";
 import { fillCurrencies } from "./place-currencies.ts";
 import { fillDescribedValues, fillEnums } from "./place-enums.ts";
 import { fillIdentifiers } from "./place-ids.ts";
@@ -68,6 +69,7 @@ export function fillArguments(
   const unplaced = fillZones(f, params);
   fillUnits(f, params);
   fillCurrencies(f, params);
+  fillFrequencies(f, params);
   fillLists(f, params);
   fillNumbers(f, params);
   fillBooleans(f, params);

@@ -1,6 +1,8 @@
 // The period a number is given per ("£1,150 a month", "2,400/year", "300 monthly"), and which parameters
 // name that period ("monthly_rent", "Annual running costs"): a rate's number goes to the parameter of its
-// period, not to one whose word stands elsewhere in the request.
+// period, not to one whose word stands elsewhere in the request. And how often something happens in a
+// period ("compounded once a year", "twice a month") for a count per that period.
+import type { Filler, Param } from "./filler.ts";
 
 /** The words for a period and its adjective, as a number's rate names it ("1,150 a month": monthly). */
 const PERIODS: Readonly<Record<string, string>> = {
@@ -34,4 +36,41 @@ export function periodAfter(text: string, end: number): RegExp | undefined {
   const key = written ? (PERIOD_OF[written] ?? written) : undefined;
   const words = key ? PERIODS[key] : undefined;
   return words ? new RegExp(`\\b(?:${words})\\b`) : undefined;
+}
+
+const TIMES: Readonly<Record<string, number>> = { once: 1, twice: 2, thrice: 3 };
+const COUNT_WORDS: Readonly<Record<string, number>> = {
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  twelve: 12,
+};
+const FREQUENCY =
+  /\b(?:(once|twice|thrice)|(\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\s+times)\s+(?:a|an|per|every|each)\s+(day|week|month|year)\b/gi;
+
+/**
+ * "compounded once a year", "billed 4 times a year": the count goes to the one open numeric parameter that
+ * names a count per that period ("compounds_per_year", "Payments per month").
+ */
+export function fillFrequencies(f: Filler, params: Param[]): void {
+  for (const match of f.text.matchAll(FREQUENCY)) {
+    const span = { start: match.index, end: match.index + match[0].length };
+    if (!f.free(span)) continue;
+    const written = (match[1] ?? match[2] ?? "").toLowerCase();
+    const count = TIMES[written] ?? COUNT_WORDS[written] ?? Number(written);
+    const per = new RegExp(`\\bper (?:${match[3]?.toLowerCase()})\\b`);
+    const takers = params.filter(
+      (p) => !f.has(p) && (p.type === "integer" || p.type === "number") && per.test(p.hint),
+    );
+    const [taker, other] = takers;
+    if (taker && !other && Number.isFinite(count))
+      f.set(taker, count, span, "how often in the period its parameter counts", "kind_cue");
+  }
 }

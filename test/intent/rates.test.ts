@@ -86,3 +86,23 @@ test("the two ends of a range go to the parameters that name a start and an end"
     salary_max: 105000,
   });
 });
+
+test("how often in a period goes to the parameter that counts per that period", () => {
+  const savings = {
+    type: "object",
+    properties: {
+      principal: { type: "number" },
+      compounds_per_year: { type: "integer", description: "Compounding periods per year", default: 12 },
+    },
+    required: ["principal"],
+  };
+  const cases: [query: string, count: number | undefined][] = [
+    ["12000 at 8%, compounded once a year", 1],
+    ["5000, interest added twice a year", 2],
+    ["2000 compounded 4 times per year", 4],
+    // Another period is no count per year.
+    ["900, topped up once a month", undefined],
+  ];
+  for (const [query, count] of cases)
+    assert.equal(fillArguments(query, savings).arguments.compounds_per_year, count, query);
+});
