@@ -82,8 +82,14 @@ export function fillBooleans(f: Filler, params: Param[]): void {
     const head = inflects ? `${first.replace(/e$/, "")}\\w*` : first;
     const number = (w: string) => (w.length > 3 ? `${w.replace(/s$/, "")}s?` : w);
     const words = [head, ...rest.map((w, i) => (i === rest.length - 1 ? number(w) : w))];
-    const phrase = words.join("[\\s_-]*(?:(?:the|a|an|its|their|his|her|my|our)\\s+)?");
-    const match = new RegExp(`\\b(no|not|without|don't)?\\s*${phrase}\\b`).exec(lower);
+    const joint = "[\\s_-]*(?:(?:the|a|an|its|their|his|her|my|our)\\s+)?";
+    // A verb's particle may follow its object: "round the total up" names round_up_total.
+    const [particle, ...object] = words.slice(1);
+    const moved =
+      particle && object.length > 0 && /^(?:up|down|out|off|in|on)$/.test(particle)
+        ? `|${[head, ...object, particle].join(joint)}`
+        : "";
+    const match = new RegExp(`\\b(no|not|without|don't)?\\s*(?:${words.join(joint)}${moved})\\b`).exec(lower);
     if (!match) continue;
     // "Don't return full text", "do not include the chart": a negation a verb or two before, in the clause.
     const negated =

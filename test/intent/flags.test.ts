@@ -19,6 +19,10 @@ const cases: [query: string, name: string, value: boolean | undefined][] = [
   ["do not include the chart", "include_chart", false],
   ["skip the detailed description", "detail", false],
   ["no, show it with full text", "full_text", true],
+  // A verb's particle may follow its object.
+  ["leave 22% and round the total up to a whole number", "round_up_total", true],
+  ["round up the total", "round_up_total", true],
+  ["the total, rounded", "round_up_total", undefined],
 ];
 
 for (const [query, name, value] of cases)
