@@ -3,6 +3,7 @@
 // period, not to one whose word stands elsewhere in the request. And how often something happens in a
 // period ("compounded once a year", "twice a month") for a count per that period.
 import type { Filler, Param } from "./filler.ts";
+import { numberWord } from "./recognisers/number-words.ts";
 
 /** The words for a period and its adjective, as a number's rate names it ("1,150 a month": monthly). */
 const PERIODS: Readonly<Record<string, string>> = {
@@ -39,19 +40,6 @@ export function periodAfter(text: string, end: number): RegExp | undefined {
 }
 
 const TIMES: Readonly<Record<string, number>> = { once: 1, twice: 2, thrice: 3 };
-const COUNT_WORDS: Readonly<Record<string, number>> = {
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  twelve: 12,
-};
 const FREQUENCY =
   /\b(?:(once|twice|thrice)|(\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\s+times)\s+(?:a|an|per|every|each)\s+(day|week|month|year)\b/gi;
 
@@ -64,7 +52,7 @@ export function fillFrequencies(f: Filler, params: Param[]): void {
     const span = { start: match.index, end: match.index + match[0].length };
     if (!f.free(span)) continue;
     const written = (match[1] ?? match[2] ?? "").toLowerCase();
-    const count = TIMES[written] ?? COUNT_WORDS[written] ?? Number(written);
+    const count = TIMES[written] ?? numberWord(written) ?? Number(written);
     const per = new RegExp(`\\bper (?:${match[3]?.toLowerCase()})\\b`);
     const takers = params.filter(
       (p) => !f.has(p) && (p.type === "integer" || p.type === "number") && per.test(p.hint),

@@ -2,7 +2,7 @@
 import type { Filler, Param } from "./filler.ts";
 import type { Mention } from "./mentions.ts";
 import type { Span } from "./opaque.ts";
-import { describedValues, enumValues } from "./schema-cues.ts";
+import { describedValues, enumValues, escapeRegExp } from "./schema-cues.ts";
 
 /** What comes right before a unit named in the singular: a number ("three-month"), or a word that counts one. */
 const SINGULAR_COUNT =
@@ -44,7 +44,7 @@ function hitsIn(
       // "crc32" is also written "CRC-32", "sha256" "SHA 256".
       const code = /^([a-z]+)(\d+)$/.exec(w);
       if (code) return `${code[1]}[-\\s]?${code[2]}\\b`;
-      const escaped = w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      const escaped = escapeRegExp(w);
       if (w.length <= 3) return `${escaped}\\b`;
       // "master's" names "masters" as its plural does.
       return w.endsWith("s") ? `${escaped.slice(0, -1)}(?:['’]?s)?\\b` : `${escaped}\\w*`;
@@ -103,7 +103,7 @@ export function enumMention(
     if (own.size === 1 && split(value).length === 1) continue;
     for (const w of split(value)) {
       if (w.length <= 4 || own.has(w) || common(w)) continue;
-      const other = new RegExp(`\\b${w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\w*`, "g");
+      const other = new RegExp(`\\b${escapeRegExp(w)}\\w*`, "g");
       for (const m of text.matchAll(other)) {
         const at = offsets[m.index] ?? m.index;
         const outside = at < chosen.span.start || at >= chosen.span.end;

@@ -1,5 +1,4 @@
 // Numbers to numeric parameters, in one weighed assignment by the words around each number.
-
 import { assignBest, type Candidate } from "./assign.ts";
 import type { Evidence } from "./confidence.ts";
 import { inDescribedUnit, unitFactor, unitKindCue } from "./described-units.ts";

@@ -161,15 +161,17 @@ export function fillLabelledQuotes(f: Filler, params: Param[]): void {
     (p) => (p.type === "string" && !Array.isArray(p.schema.enum) && !isDateParam(p)) || textList(p),
   );
   const quotes = f.mentions.quoted;
+  // The label may be a verb of the parameter's word: "titled 'Solid kettle'", "named 'Ada'", "labelled".
+  const forms = (word: string) => [
+    word,
+    word.replace(/d$/, ""),
+    word.replace(/ed$/, ""),
+    word.replace(/led$/, "l"),
+  ];
+  // The text with its quote marks blanked, so the word after a closing quote is read at the same offset.
+  const unquoted = f.text.replace(/['"”’]/g, " ");
   for (const [i, quoted] of quotes.entries()) {
     if (!f.free(quoted)) continue;
-    // The label may be a verb of the parameter's word: "titled 'Solid kettle'", "named 'Ada'", "labelled".
-    const forms = (word: string) => [
-      word,
-      word.replace(/d$/, ""),
-      word.replace(/ed$/, ""),
-      word.replace(/led$/, "l"),
-    ];
     const takers = (word: string) =>
       word === ""
         ? []
@@ -181,7 +183,7 @@ export function fillLabelledQuotes(f: Filler, params: Param[]): void {
           );
     const before = labelBefore(f.text, quoted.start);
     // The word after names the value only as a noun does ("the 'Finance' department"), not "to" or "and".
-    const next = wordAfter(f.text.replace(/['"”’]/g, " "), quoted.end);
+    const next = wordAfter(unquoted, quoted.end);
     const after = /^(?:to|from|in|into|as|and|or|of|for|with|on|at|by|is|was|the|a|an)$/.test(next)
       ? ""
       : next;

@@ -1,5 +1,6 @@
 // The words a tool is known by, for telling whether a request asks for what it does.
 import type { Tool } from "../../catalog/index.ts";
+import { escapeRegExp } from "../../intent/index.ts";
 import { properties } from "./doubts.ts";
 
 /** A tool's own words: its name, description and parameter names. */
@@ -21,6 +22,5 @@ export function isBare(tool: Tool): boolean {
 export function namedInRequest(tool: Tool, query: string): boolean {
   const words = tool.name.split(/[_.\-\s]+/).filter(Boolean);
   if (words.length === 0) return false;
-  const escaped = words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-  return new RegExp(`(?<![\\w-])${escaped.join("[\\s_-]*")}(?![\\w-])`, "i").test(query);
+  return new RegExp(`(?<![\\w-])${words.map(escapeRegExp).join("[\\s_-]*")}(?![\\w-])`, "i").test(query);
 }

@@ -7,6 +7,7 @@
 import type { ParsedComponents } from "chrono-node";
 import { strict } from "chrono-node/en";
 import { allMatches, type Mention } from "./span.ts";
+import { CLOCK } from "./times.ts";
 
 export interface DateMention extends Mention {
   /** YYYY-MM-DD, or "today". */
@@ -41,9 +42,8 @@ function yearFromNext(
   return later ? year - 1 : year;
 }
 
-const CLOCK = String.raw`(?:\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2}|noon|midday|midnight)`;
-const TIME_AFTER = new RegExp(String.raw`\s*(?:,|at|@)?\s*${CLOCK}\s*$`, "i");
-const TIME_BEFORE = new RegExp(String.raw`^\s*${CLOCK}\s*(?:on|,)?\s*`, "i");
+const TIME_AFTER = new RegExp(String.raw`\s*(?:,|at|@)?\s*(?:${CLOCK})\s*$`, "i");
+const TIME_BEFORE = new RegExp(String.raw`^\s*(?:${CLOCK})\s*(?:on|,)?\s*`, "i");
 
 /**
  * The date's own words, without a time of day chrono read with it ("11 November 2025 at 2:15 pm", "11 pm

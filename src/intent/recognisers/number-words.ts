@@ -37,6 +37,12 @@ const TENS: Record<string, number> = {
 const SCALES: Record<string, number> = { hundred: 100, thousand: 1e3, million: 1e6, billion: 1e9 };
 const SINGLE: Record<string, number> = { dozen: 12, half: 0.5 };
 
+/** The value of one number word up to ninety ("twelve", "forty"), or undefined. */
+export function numberWord(word: string): number | undefined {
+  const w = word.toLowerCase();
+  return UNITS[w] ?? TENS[w];
+}
+
 export interface WordNumber extends Mention {
   value: number;
 }
