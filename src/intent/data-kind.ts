@@ -32,10 +32,13 @@ export function dataKind(data: string): DataPart {
       // Not JSON after all: the other kinds below.
     }
   }
-  const expression = findShapes(text).expressions.find(
-    (e) => e.text.length >= text.replace(/[\s=?]+$/, "").length * 0.8,
-  );
-  if (expression) return { label: "arithmetic expression", after: "" };
+  // An expression may be followed by a sentence that asks about it ("… + 42. what does that come to?").
+  const sentence = /^(.+?[.?!])\s+(?=\p{L})([\s\S]*)$/su.exec(text);
+  for (const [head, after] of [[text, ""], ...(sentence ? [[sentence[1] ?? "", sentence[2] ?? ""]] : [])]) {
+    const body = (head ?? "").replace(/[\s=?.!]+$/, "");
+    if (findShapes(body).expressions.some((e) => e.text.length >= body.length * 0.8))
+      return { label: "arithmetic expression", after: after ?? "" };
+  }
   const lines = text.split(/\r?\n/).filter((l) => l.trim().length > 0);
   const delimiter = [",", ";", "\t", "|"].find((d) => {
     const counts = lines.map((l) => l.split(d).length - 1);

@@ -103,6 +103,18 @@ function complete(part: string, first: string): string {
   return part;
 }
 
+/**
+ * A question that only asks for the result of the part before it ("… + 42. what does that come to?",
+ * "how much is that?"): every word an asking or a linking one, with a reference among them. It asks nothing
+ * of its own, so it is no intent.
+ */
+const ONLY_ASKS_RESULT =
+  /^(?:(?:what(?:'s)?|whats|how|much|does|do|did|is|was|would|will|it|that|this|come|comes|to|out|the|answer|result|total|be|i|we|get|so|then|and|ok|okay|please|equal|equals|make|makes|give|tell|me|us)\b[\s?!.,]*)+$/i;
+
+function onlyAsksResult(part: string): boolean {
+  return ONLY_ASKS_RESULT.test(part.trim()) && /\b(?:it|that|this|answer|result|total)\b/i.test(part);
+}
+
 /** The request's intents, in order; one element when it asks for one thing. */
 export function splitIntents(query: string): string[] {
   const numbered = query.split(/(?:^|\s+)\d+[.)]\s+/).filter((p) => p.trim().length > 0);
@@ -110,6 +122,12 @@ export function splitIntents(query: string): string[] {
   let parts = [query.trim()];
   const context = statesContext(query);
   for (const separator of SEPARATORS) parts = parts.flatMap((p) => splitOnce(p, separator, context));
+  parts = parts.reduce<string[]>((kept, part) => {
+    const previous = kept.at(-1);
+    if (previous !== undefined && onlyAsksResult(part)) kept[kept.length - 1] = `${previous}. ${part}`;
+    else kept.push(part);
+    return kept;
+  }, []);
   const first = parts[0] ?? query;
   return parts.map((p, i) => (i === 0 ? p : complete(p, first)));
 }

@@ -6,6 +6,8 @@ import { dataKind, fillArguments } from "../../src/intent/index.ts";
 const kinds: [data: string, label: string, after: string][] = [
   ["(17+5)*3 - 2^4 = ?", "arithmetic expression", ""],
   ["sqrt(2025) + 7!", "arithmetic expression", ""],
+  // A sentence after the expression asks about it.
+  ["(1250 - 380) * 0.15 + 42. what does that come to?", "arithmetic expression", "what does that come to?"],
   ["4, 8, 15, 16, 23, 42. Give me the mean and the median.", "numbers", "Give me the mean and the median."],
   ["3 5 7", "numbers", ""],
   ['{"orders":[{"id":"A1"}]}', "json", ""],

@@ -74,6 +74,12 @@ const splits: [query: string, intents: string[]][] = [
     "how many words is my cover letter? the portal caps it at 400",
     ["how many words is my cover letter? the portal caps it at 400"],
   ],
+  // A question that only asks for the result of the part before it is no part of its own.
+  [
+    "sanity check for a formula: (1250 - 380) * 0.15 + 42. what does that come to?",
+    ["sanity check for a formula: (1250 - 380) * 0.15 + 42. what does that come to?"],
+  ],
+  ["what is 12*7? how much is that in hex?", ["what is 12*7", "how much is that in hex?"]],
   // One that asks for more, or uses the answer, is a request of its own.
   [
     "what's 12*12+5? After that, convert the result to binary.",
