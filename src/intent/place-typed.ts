@@ -6,6 +6,7 @@ import type { Span } from "./opaque.ts";
 import { CUE, MAX_ASSIGNED, namesWord } from "./place-numbers.ts";
 import { clock24, takesTimeOfDay, wantsClock24 } from "./place-times.ts";
 import { labelBefore } from "./recognisers/span.ts";
+import { asRfc3339 } from "./recognisers/times.ts";
 import { findWordedChains } from "./recognisers/worded-chains.ts";
 import { findWordedExpressions } from "./recognisers/worded-expressions.ts";
 import { isDateParam, matchesPattern } from "./schema-cues.ts";
@@ -73,7 +74,12 @@ export function fillTyped(f: Filler, params: Param[]): void {
   )) {
     if (f.has(param)) continue;
     const datetime = mentions.datetimes.find((d) => f.free(d));
-    if (datetime) f.set(param, datetime.text, datetime, "date and time", "shape");
+    if (!datetime) continue;
+    const rfc3339 =
+      param.schema.format === "date-time"
+        ? asRfc3339(datetime.text, f.text.slice(datetime.end, datetime.end + 8))
+        : undefined;
+    f.set(param, rfc3339 ?? datetime.text, datetime, "date and time", "shape");
   }
   for (const param of params.filter(
     (p) => p.type === "string" && /^(?:datetime|date_time)$/.test(p.name) && !isDateParam(p),

@@ -107,3 +107,13 @@ test("one zone named twice is no conversion: the target is asked for", () => {
     JSON.stringify(fill.missing),
   );
 });
+
+test("a date-time parameter takes RFC 3339 when the zone is written, and the wall time when it is not", () => {
+  const after = { type: "object", properties: { from: { type: "string", format: "date-time" } } };
+  const read = (query: string) => fillArguments(query, after).arguments.from;
+  assert.equal(read("next two runs after 2025-11-20 00:00 UTC"), "2025-11-20T00:00:00Z");
+  assert.equal(read("runs after 2025-06-01T00:00Z"), "2025-06-01T00:00:00Z");
+  assert.equal(read("runs after 2025-06-01 9:30+0530"), "2025-06-01T09:30:00+05:30");
+  // No zone: a wall time, which the schema's format then rejects and the caller is asked to confirm.
+  assert.equal(read("runs after 2025-06-01 09:30"), "2025-06-01 09:30");
+});

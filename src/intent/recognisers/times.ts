@@ -20,3 +20,21 @@ export function findTimes(text: string): Times {
   );
   return { times, datetimes };
 }
+
+const DATETIME_PARTS =
+  /^(\d{4}-\d{2}-\d{2})[T ](\d{1,2}):(\d{2})(?::(\d{2}(?:\.\d+)?))?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+/**
+ * A date-time as RFC 3339 ("2025-11-20T00:00:00Z"), the form a `date-time` format takes, when its zone is
+ * written in it or right after it ("2025-11-20 00:00 UTC"); otherwise undefined: a wall time in no zone
+ * is not one.
+ */
+export function asRfc3339(written: string, following: string): string | undefined {
+  const parts = DATETIME_PARTS.exec(written.trim());
+  if (!parts) return undefined;
+  const [, date, hour = "", minute, second = "00", offset] = parts;
+  const zone = offset ?? (/^\s*(?:utc|gmt|z)\b/i.test(following) ? "Z" : undefined);
+  if (zone === undefined) return undefined;
+  const normalZone = zone.toUpperCase() === "Z" ? "Z" : zone.replace(/^([+-]\d{2})(\d{2})$/, "$1:$2");
+  return `${date}T${hour.padStart(2, "0")}:${minute}:${second}${normalZone}`;
+}
