@@ -5,6 +5,7 @@ import { findOpaqueValues, type OpaqueValue } from "./opaque.ts";
 import { type DateMention, findDates } from "./recognisers/dates.ts";
 import { findMonths, type MonthMention } from "./recognisers/months.ts";
 import { findNumbers, type NumberMention } from "./recognisers/numbers.ts";
+import { findPasted } from "./recognisers/pasted.ts";
 import { findQuoted } from "./recognisers/quoted.ts";
 import { findShapes } from "./recognisers/shapes.ts";
 import { type Mention, within } from "./recognisers/span.ts";
@@ -31,12 +32,12 @@ export interface Mentions {
   crons: Mention[];
   /** Words that are data, not English: identifiers ("myVariableName", "user_id") and %XX-escaped text. */
   tokens: Mention[];
-  /** The text after a colon that ends the instruction ("count the words in: …"). */
+  /** Pasted data: the text after a colon that ends the instruction, or the lines after one naming it. */
   trailing?: Mention;
 }
 
 export function findMentions(text: string): Mentions {
-  const colon = /:\s+(\S[\s\S]*)$/.exec(text);
+  const trailing = findPasted(text);
   const { times, datetimes } = findTimes(text);
   const dates = findDates(text);
   const shapes = findShapes(text);
@@ -67,8 +68,6 @@ export function findMentions(text: string): Mentions {
     expressions: shapes.expressions,
     crons: shapes.crons,
     tokens: shapes.tokens.filter((t) => !partOfValue(t)),
-    ...(colon?.[1]
-      ? { trailing: { text: colon[1], start: colon.index + colon[0].indexOf(colon[1]), end: text.length } }
-      : {}),
+    ...(trailing ? { trailing } : {}),
   };
 }

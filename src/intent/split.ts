@@ -2,6 +2,7 @@
 // this, then hash that") split into its intents, and a later intent's reference to an earlier result
 // ("that number", "the result") replaced by that result. The split is only a proposal: the caller keeps it
 // when every part routes on its own.
+import { pastedDataStart } from "./recognisers/pasted.ts";
 import { findQuoted } from "./recognisers/quoted.ts";
 import { isStatement, opensRequest } from "./recognisers/statements.ts";
 
@@ -43,7 +44,10 @@ const SEPARATORS = [
  * …"), as does one that asks the same of each ("… What is the final speed of both?").
  */
 function statesContext(query: string): boolean {
-  const sentences = query.split(/[.?!]+\s+(?=\p{L})/u).filter((s) => s.trim().length > 0);
+  const sentences = query
+    .slice(0, pastedDataStart(query))
+    .split(/[.?!]+\s+(?=\p{L})/u)
+    .filter((s) => s.trim().length > 0);
   return sentences.length === 2 && !EACH.test(query);
 }
 
@@ -65,6 +69,8 @@ function splitOnce(text: string, separator: RegExp, context: boolean): string[] 
   const quoted = findQuoted(text)
     .map((q) => ({ start: q.start - 1, end: q.end + 1 }))
     .filter((q) => q.start > 0 || q.end < text.trim().length);
+  const data = pastedDataStart(text);
+  if (data !== undefined) quoted.push({ start: data, end: text.length });
   const parts: string[] = [];
   let at = 0;
   for (const match of text.matchAll(global)) {

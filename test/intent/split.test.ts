@@ -80,6 +80,15 @@ const splits: [query: string, intents: string[]][] = [
     ["sanity check for a formula: (1250 - 380) * 0.15 + 42. what does that come to?"],
   ],
   ["what is 12*7? how much is that in hex?", ["what is 12*7", "how much is that in hex?"]],
+  // Lines pasted after a line that points to them are data, whatever their punctuation.
+  [
+    "Can you turn this into JSON records?\n\nsku;qty\nA-100;4",
+    ["Can you turn this into JSON records?\n\nsku;qty\nA-100;4"],
+  ],
+  [
+    "Extract every email from this message:\n\nHi, loop in a@x.io. b@y.io has the draft; thanks",
+    ["Extract every email from this message:\n\nHi, loop in a@x.io. b@y.io has the draft; thanks"],
+  ],
   // One that asks for more, or uses the answer, is a request of its own.
   [
     "what's 12*12+5? After that, convert the result to binary.",

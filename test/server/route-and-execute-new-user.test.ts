@@ -41,6 +41,17 @@ const completed: [
   ["convert 500 MB to MiB", "convert_units", { from: "mb", to: "mib" }],
   ["tip 15% on a 80 bill split among 4 people", "calculate_tip", { total: 92, per_person: 23 }],
   ["convert this CSV to JSON:\nname,age\nann,31\nbob,42", "csv_to_json", { row_count: 2 }],
+  [
+    "It exports with semicolons. Can you turn this into JSON records?\n\nsku;qty\nA-1;4",
+    "csv_to_json",
+    { row_count: 1 },
+  ],
+  ["Sanity check: (1250 - 380) * 0.15 + 42. what does that come to?", "calculate", { result: 172.5 }],
+  [
+    "The job runs '0 9 1,15 * *'. Next two runs after 2025-11-20 00:00 UTC?",
+    "explain_cron",
+    { next_runs_utc: ["2025-12-01T09:00Z", "2025-12-15T09:00Z"] },
+  ],
 ];
 
 for (const [query, tool, output, args] of completed)

@@ -1,6 +1,12 @@
 // The text a request is routed on: its instruction, without what is data or envelope. Values are read
 // from the whole request; only the words that say what is asked are routed.
-import { dataKind, findOpaqueValues, requestStart, routingText } from "../../intent/index.ts";
+import {
+  dataKind,
+  findOpaqueValues,
+  pastedDataStart,
+  requestStart,
+  routingText,
+} from "../../intent/index.ts";
 
 /** The characters of a request the router reads: as many as it embeds and ranks on. */
 export const ROUTING_WINDOW_CHARS = 1000;
@@ -13,13 +19,21 @@ export function routingQuery(text: string, supplied: Record<string, unknown>): s
   // The data's kind is routed on in its place ("quick sanity check: (17+5)*3" is about an expression), and
   // a sentence after a list of numbers is instruction again ("…: 4, 8, 15. Give me the mean").
   // A label before the request ("User asks: …") is no part of it.
-  const instruction = text
-    .slice(requestStart(text))
+  // Lines pasted after a line that points to them ("Can you turn this into JSON records?\n\nsku;qty…") are
+  // data too, routed on by their kind.
+  const request = text.slice(requestStart(text));
+  const lineData = pastedDataStart(request);
+  const lead =
+    lineData === undefined || /:\s+\S/.test(request.slice(0, lineData + 1))
+      ? request
+      : request.slice(0, lineData + 1);
+  const pasted = lead === request ? undefined : dataKind(request.slice(lead.length));
+  const instruction = `${lead
     .replace(/"[^"]+"|(?<![\w])'[^']+'(?![\w])|“[^”]+”/g, "text")
     .replace(/^((?:\S+\s+){2,}\S+?):\s+(\S[\s\S]*)$/, (_all, lead: string, data: string) => {
       const kind = dataKind(data);
       return [lead, kind.label, kind.after].filter(Boolean).join(" ");
-    });
+    })} ${pasted ? [pasted.label, pasted.after].join(" ") : ""}`;
   // The names of the arguments the agent sent say what the tool takes ("when was this" with a timestamp).
   const named = Object.keys(supplied)
     .map((k) => k.replace(/[_-]+/g, " "))
