@@ -4,7 +4,7 @@
 // when every part routes on its own.
 import { pastedDataStart } from "./recognisers/pasted.ts";
 import { findQuoted } from "./recognisers/quoted.ts";
-import { isStatement, opensRequest } from "./recognisers/statements.ts";
+import { asksFacet, isStatement, opensRequest } from "./recognisers/statements.ts";
 
 const VERBS =
   "what|what's|whats|how|is|are|does|do|convert|calculate|compute|tell|give|show|check|validate|verify|decode|encode|hash|url|base64|slugify|make|generate|create|uppercase|lowercase|find|get|list|compare|count|explain|split|turn|add";
@@ -79,6 +79,7 @@ function splitOnce(text: string, separator: RegExp, context: boolean): string[] 
     const right = text.slice(match.index + match[0].length);
     if (separator === SENTENCE_END && context && isStatement(left)) continue;
     if (separator === QUESTION_END && context && /^\?\s+$/.test(match[0]) && addsContext(right)) continue;
+    if (/\band\b|\?/i.test(match[0]) && asksFacet(right)) continue;
     // "between 2024-01-01 and 2024-12-25", "1.0.0 and 1.2.0", "12, 15 and 31", "5, 10 and 20 miles to km":
     // one intent's values.
     if (

@@ -89,6 +89,22 @@ const splits: [query: string, intents: string[]][] = [
     "Extract every email from this message:\n\nHi, loop in a@x.io. b@y.io has the draft; thanks",
     ["Extract every email from this message:\n\nHi, loop in a@x.io. b@y.io has the draft; thanks"],
   ],
+  // A question that only names another facet of the one before, with no verb of its own, is the same one;
+  // so is a question after a statement whose subject is dropped ("found … in a column").
+  [
+    "The contract starts 3 Nov 2025 and ends 27 Feb 2026. How many calendar days is that, and how many weekdays?",
+    [
+      "The contract starts 3 Nov 2025 and ends 27 Feb 2026. How many calendar days is that, and how many weekdays?",
+    ],
+  ],
+  [
+    "found 1750000000 in a created_at column. what date/time is that in UTC, and which day of the week?",
+    ["found 1750000000 in a created_at column. what date/time is that in UTC, and which day of the week?"],
+  ],
+  [
+    "convert 5 miles to km and what time is it in Tokyo?",
+    ["convert 5 miles to km", "what time is it in Tokyo?"],
+  ],
   // One that asks for more, or uses the answer, is a request of its own.
   [
     "what's 12*12+5? After that, convert the result to binary.",

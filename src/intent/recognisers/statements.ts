@@ -42,5 +42,18 @@ export function isStatement(sentence: string): boolean {
   // compromise takes a sentence's first noun for an imperative too readily ("Project kicks off …", "Report
   // shows …"), and the verb after it for a plural noun: a word in "-s" or "-ed" right after is the verb.
   if (base && /^[a-z]+(?:s|ed)$/i.test(second.text)) return true;
+  // "found 1750000000 in a created_at column", "got a 504 on deploy": a past tense whose subject is dropped.
+  if (!base && first.tags.includes("PastTense")) return true;
   return terms.slice(1).some(finite);
+}
+
+/**
+ * A question that only names another facet of the one before it, with no verb and no value of its own
+ * ("…, and how many weekdays?", "and which day of the week?"): the same request, not another.
+ */
+export function asksFacet(text: string): boolean {
+  const part = text.trim();
+  if (!/^(?:how many|how much|which|what)\b/i.test(part) || /[\d"'“‘`]/.test(part)) return false;
+  const terms = (loadNlp()(part).terms().json() as { terms: Term[] }[]).flatMap((t) => t.terms);
+  return !terms.some((t) => t.tags.includes("Verb"));
 }
