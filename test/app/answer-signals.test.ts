@@ -19,6 +19,11 @@ const shift = tool(
 );
 const tally = tool("tally", { numbers: { type: "array", items: { type: "number" } } }, ["numbers"]);
 const facts = tool("day_facts", { day: { type: "string", format: "date" } }, ["day"]);
+const recase = tool(
+  "recase",
+  { text: { type: "string" }, to: { type: "string", enum: ["upper", "lower"] } },
+  ["text", "to"],
+);
 
 const deps = standInDeps;
 
@@ -59,6 +64,26 @@ const cases: [
     "switched",
     FILL_CONFIDENCE.switched >= FILL_CONFIDENCE_BAR ? "completed" : "needs_input",
   ],
+  [
+    "a tool run in place of the router's first, the router barely above its bar, on no exact value",
+    "what day is it 3 weeks from the launch",
+    [
+      [facts, 0.45],
+      [shift, 0.38],
+    ],
+    "switched+weak_route",
+    "needs_input",
+  ],
+  [
+    "the same switch when the request's opening verb names the tool's operation",
+    "uppercase 'abc'",
+    [
+      [facts, 0.45],
+      [recase, 0.38],
+    ],
+    "switched",
+    FILL_CONFIDENCE.switched >= FILL_CONFIDENCE_BAR ? "completed" : "needs_input",
+  ],
 ];
 
 for (const [name, query, scores, signal, status] of cases)
@@ -67,9 +92,10 @@ for (const [name, query, scores, signal, status] of cases)
     const answer = await answerOne({ query }, d);
     const step = argumentsStep(answer);
     assert.ok(step, JSON.stringify(answer.steps));
-    assert.deepEqual(step.signals ?? [], signal ? [signal] : []);
-    if (signal)
-      assert.ok(step.confidence <= FILL_CONFIDENCE[signal as keyof typeof FILL_CONFIDENCE], step.confidence);
+    const signals = signal ? signal.split("+") : [];
+    assert.deepEqual(step.signals ?? [], signals);
+    for (const s of signals)
+      assert.ok(step.confidence <= FILL_CONFIDENCE[s as keyof typeof FILL_CONFIDENCE], step.confidence);
     assert.equal(answer.status, status, JSON.stringify(answer.missing));
     if (status === "needs_input") {
       assert.deepEqual(d.ran, [], "nothing ran");

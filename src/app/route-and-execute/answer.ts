@@ -258,20 +258,38 @@ function weigh(
 /**
  * Call-level signals, rows of the confidence table: a tool run in place of one the router scored higher
  * (the evidence re-ranked them, or the first lacked a value), and a tool the router scores barely above the
- * bar when the values it reads are ones any tool could take (numbers by their order, quoted text, a list):
- * then nothing but weak words says it fits.
+ * bar when the values it reads are ones any tool could take (numbers by their order, quoted text, a list),
+ * or when it was run in place of the first on no exact value: then nothing but weak words says it fits.
  */
-function markCallSignals(chosen: Candidate, candidates: Candidate[], threshold: number): void {
+function markCallSignals(chosen: Candidate, candidates: Candidate[], threshold: number, query: string): void {
   const first = candidates
     .filter((c) => c.eligible && !c.evidence.some((e) => e.startsWith("declined")))
     .sort((a, b) => b.score - a.score)[0];
-  if (first && first !== chosen && first.score > chosen.score)
-    chosen.fill = withSignal(chosen.fill, "switched", isBare(chosen.tool));
+  const switched = first !== undefined && first !== chosen && first.score > chosen.score;
+  if (switched) chosen.fill = withSignal(chosen.fill, "switched", isBare(chosen.tool));
+  // So is a tool run in place of the router's first that the router barely accepts, when no value it
+  // reads is exact ("what time the livestream starts in Berlin" is no request for Berlin's time now). The
+  // request's opening verb naming one of the tool's operations ("uppercase 'abc'") is exact.
+  const exact =
+    chosen.fill.placedOpaque.length > 0 ||
+    chosen.fill.filled.some(
+      (v) =>
+        v.source === "agent" ||
+        v.evidence === "units" ||
+        v.evidence === "shape" ||
+        (v.evidence === "enum" && v.span !== undefined && opensWith(query, v.span.start)),
+    );
   if (
     chosen.score < threshold + ASK_MARGIN &&
-    chosen.fill.filled.every((v) => v.source !== "query" || (v.evidence && WEAK_EVIDENCE.has(v.evidence)))
+    ((switched && !exact) ||
+      chosen.fill.filled.every((v) => v.source !== "query" || (v.evidence && WEAK_EVIDENCE.has(v.evidence))))
   )
     chosen.fill = withSignal(chosen.fill, "weak_route", isBare(chosen.tool));
+}
+
+/** Whether a position is the request's first word, or its second after "please" or a label's colon. */
+function opensWith(query: string, at: number): boolean {
+  return /^\s*(?:(?:please|pls|kindly)\s+|[^:]{0,40}:\s*)?$/i.test(query.slice(0, at));
 }
 
 /**
@@ -361,7 +379,7 @@ export async function answerOne(
     });
   const candidates = weighAt(threshold);
   const chosen = choose(candidates, threshold);
-  if (chosen) markCallSignals(chosen, candidates, threshold);
+  if (chosen) markCallSignals(chosen, candidates, threshold, request.query);
   const steps: Step[] = [
     {
       step: "route",
