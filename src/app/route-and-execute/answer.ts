@@ -19,6 +19,7 @@ import type { RouteAndExecuteRequest, RouteRequest } from "../requests.ts";
 import type { AskUser, RouteAndExecuteResponse, RouteResponse, Step } from "../types.ts";
 import { askForMissing } from "./ask.ts";
 import { doubtsOf, failedQueryValues, properties } from "./doubts.ts";
+import { readsExactValue } from "./exact-values.ts";
 import { fillWithLlm } from "./llm-fill.ts";
 import { routingQuery } from "./routing-query.ts";
 import { setAsideFor } from "./set-aside.ts";
@@ -268,28 +269,14 @@ function markCallSignals(chosen: Candidate, candidates: Candidate[], threshold: 
   const switched = first !== undefined && first !== chosen && first.score > chosen.score;
   if (switched) chosen.fill = withSignal(chosen.fill, "switched", isBare(chosen.tool));
   // So is a tool run in place of the router's first that the router barely accepts, when no value it
-  // reads is exact ("what time the livestream starts in Berlin" is no request for Berlin's time now). The
-  // request's opening verb naming one of the tool's operations ("uppercase 'abc'") is exact.
-  const exact =
-    chosen.fill.placedOpaque.length > 0 ||
-    chosen.fill.filled.some(
-      (v) =>
-        v.source === "agent" ||
-        v.evidence === "units" ||
-        v.evidence === "shape" ||
-        (v.evidence === "enum" && v.span !== undefined && opensWith(query, v.span.start)),
-    );
+  // reads is exact ("what time the livestream starts in Berlin" is no request for Berlin's time now).
+  const exact = readsExactValue(chosen.fill, query);
   if (
     chosen.score < threshold + ASK_MARGIN &&
     ((switched && !exact) ||
       chosen.fill.filled.every((v) => v.source !== "query" || (v.evidence && WEAK_EVIDENCE.has(v.evidence))))
   )
     chosen.fill = withSignal(chosen.fill, "weak_route", isBare(chosen.tool));
-}
-
-/** Whether a position is the request's first word, or its second after "please" or a label's colon. */
-function opensWith(query: string, at: number): boolean {
-  return /^\s*(?:(?:please|pls|kindly)\s+|[^:]{0,40}:\s*)?$/i.test(query.slice(0, at));
 }
 
 /**
