@@ -17,6 +17,7 @@ interface Quantity {
   kind(): string;
   isCompatible(other: Quantity | string): boolean;
   to(units: string): Quantity;
+  eq(other: Quantity): boolean;
 }
 const Qty = createRequire(import.meta.url)("js-quantities") as (text: string) => Quantity;
 
@@ -99,6 +100,21 @@ export function sameKindUnit(a: string, b: string): boolean {
   const first = parse(a);
   const second = parse(b);
   return first !== undefined && second !== undefined && first.kind() === second.kind();
+}
+
+/**
+ * The one enum value that names the unit written, in another form ("milliliters" for "ml", "cups" for
+ * "cup", "fluid ounces" for "fl_oz"); undefined when none or several do.
+ */
+export function enumUnitFor(written: string, values: readonly unknown[]): string | undefined {
+  const unit = parse(written);
+  if (!unit) return undefined;
+  const same = values.filter((v): v is string => {
+    if (typeof v !== "string") return false;
+    const named = parse(v) ?? parse(v.replace(/[_\s]+/g, ""));
+    return named !== undefined && named.kind() === unit.kind() && named.eq(unit);
+  });
+  return same.length === 1 ? same[0] : undefined;
 }
 
 function descriptionOf(param: Param): string {

@@ -1,14 +1,16 @@
 // "<n> <unit> to <unit>": a quantity and its source and target units.
 import { currencyCode, takesCurrencyCode } from "./currencies.ts";
+import { enumUnitFor } from "./described-units.ts";
 import type { Filler, Param } from "./filler.ts";
 import type { Span } from "./opaque.ts";
+import { enumValues } from "./schema-cues.ts";
 /**
  * A unit: one word, after an optional qualifier ("US gallons", "square feet", "degrees celsius") and with an
  * optional "per <word>" ("miles per hour"). Bounded this way, the words around it ("to C please", "litres
  * are") stay out of it.
  */
 export const UNIT =
-  "((?:(?:degrees?|deg|us|uk|imperial|imp|fluid|fl|nautical|light|square|sq|cubic|short|long|metric|astronomical|watt|kilowatt)\\s+)?°?\\s?[A-Za-z][A-Za-z/°²³]*(?:\\s+per\\s+[A-Za-z]+)?)";
+  "((?:(?:degrees?|deg|us|uk|imperial|imp|fluid|fl|nautical|light|square|sq|cubic|short|long|metric|astronomical|watt|kilowatt)\\s+)?°?\\s?(?!(?:and|or|a|an|the|of)\\b)[A-Za-z][A-Za-z/°²³]*(?:\\s+per\\s+[A-Za-z]+)?)";
 // Starts only where a number starts, so a long run of digits is not rescanned from each of them.
 export const NUMBER = "(?<![\\d,.])(-?\\d[\\d,]*(?:\\.\\d+)?)";
 
@@ -30,6 +32,10 @@ export function fillUnits(f: Filler, params: Param[]): void {
   // The unit's code and span: a two-word name ("Canadian dollars") takes the word after it too.
   const unitFor = (param: Param, unit: Span & { text: string }): { value: string; span: Span } => {
     const text = unit.text.trim();
+    // A unit parameter with an enum takes its value for the unit written ("milliliters": "ml").
+    const values = enumValues(param);
+    if (values.length > 0 && !values.some((v) => String(v).toLowerCase() === text.toLowerCase()))
+      return { value: enumUnitFor(text, values) ?? text, span: unit };
     if (!takesCurrencyCode(param.hint, param.schema.pattern)) return { value: text, span: unit };
     const next = /^\s+([A-Za-z]+)/.exec(f.text.slice(unit.end, unit.end + 30));
     const longer = next ? currencyCode(`${text} ${next[1]}`) : undefined;
@@ -84,9 +90,9 @@ export function fillUnits(f: Filler, params: Param[]): void {
     place(Number(n.text.replace(/,/g, "")), n, at(fromGroup), at(toGroup));
     return;
   }
-  // A number written in words ("two and a half hours"): the same patterns, read with its digits in its
-  // place, and each span mapped back to the words.
-  for (const worded of f.mentions.numbers.filter((m) => m.words && f.free(m))) {
+  // A number written in words ("two and a half hours", "2 and a half cups"): the same patterns, read with
+  // its digits in its place, and each span mapped back to the words.
+  for (const worded of f.mentions.numbers.filter((m) => (m.words || /\s/.test(m.text)) && f.free(m))) {
     const digits = String(worded.value);
     const text = f.text.slice(0, worded.start) + digits + f.text.slice(worded.end);
     const hit = conversion(text);

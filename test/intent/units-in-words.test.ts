@@ -66,3 +66,34 @@ test("a quantity stated first and its target asked for after, and degrees writte
     to: "celsius",
   });
 });
+
+test("digits with a fraction in words are one quantity: 2 and a half cups", () => {
+  assert.deepEqual(fillArguments("How many grams is 2 and a half cups of flour?", converter).arguments, {
+    quantity: 2.5,
+    source_unit: "cups",
+    target_unit: "grams",
+  });
+});
+
+test("a unit parameter with an enum takes the enum's form of the unit written", () => {
+  const units = ["tsp", "tbsp", "cup", "fl_oz", "ml", "l", "g", "kg", "oz", "lb"];
+  const kitchen = {
+    type: "object",
+    properties: {
+      quantity: { type: "number" },
+      from_unit: { type: "string", enum: units },
+      to_unit: { type: "string", enum: units },
+    },
+    required: ["quantity", "from_unit", "to_unit"],
+  };
+  assert.deepEqual(fillArguments("Convert 350 milliliters of milk to cups.", kitchen).arguments, {
+    quantity: 350,
+    from_unit: "ml",
+    to_unit: "cup",
+  });
+  assert.deepEqual(fillArguments("12 tablespoons in teaspoons", kitchen).arguments, {
+    quantity: 12,
+    from_unit: "tbsp",
+    to_unit: "tsp",
+  });
+});

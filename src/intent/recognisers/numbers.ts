@@ -81,6 +81,13 @@ export function findNumbers(text: string): NumberMention[] {
       else end = match.index + (symbol?.length ?? 0) + digits.length;
     }
     if (scaleWord) value *= WORD_SCALE[scaleWord.toLowerCase()] ?? 1;
+    // "2 and a half cups": the fraction joins the digits, as it joins a number in words.
+    const fraction =
+      letter || scaleWord || percentSign ? null : /^\s+and\s+a\s+(half|quarter)\b/i.exec(text.slice(end));
+    if (fraction) {
+      value += fraction[1]?.toLowerCase() === "half" ? 0.5 : 0.25;
+      end += fraction[0].length;
+    }
     const span = { start: match.index, end, text: text.slice(match.index, end), value };
     out.push(describe(text, span, false, money, Boolean(percentSign) && !letter));
   }
