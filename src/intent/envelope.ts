@@ -5,9 +5,12 @@ import { opensRequest } from "./recognisers/statements.ts";
 /** The longest label, in words: a longer lead before a colon is an instruction with its data after it. */
 const LABEL_WORDS = 5;
 
-/** A header that counts what follows ("three things:", "2 quick questions:"): its number is no value. */
+/**
+ * A header that counts what follows ("three things:", "2 quick questions:", "Firmware notes, three
+ * things:"): its number is no value.
+ */
 const COUNTED_HEADER =
-  /^(?:\w+|a\s+few|a\s+couple(?:\s+of)?)\s+(?:quick\s+)?(?:things|questions|tasks|items|requests|asks)$/i;
+  /^(?:[^,]{1,40},\s*)?(?:\w+|a\s+few|a\s+couple(?:\s+of)?)\s+(?:quick\s+|small\s+)?(?:things|questions|tasks|items|requests|asks|ones|bits)$/i;
 /** A place in a plan the agent works through ("Task 1 of 3:", "Step 2/5:", "Question 4:"): its numbers are no values. */
 const PLAN_STEP = /^(?:task|step|question|item|part|request|subtask)\s+\d+(?:\s*(?:of|\/)\s*\d+)?$/i;
 

@@ -22,6 +22,7 @@ export {
 } from "./fill.ts";
 export { findOpaqueValues, type OpaqueKind, type OpaqueValue, routingText } from "./opaque.ts";
 export { pastedDataStart } from "./recognisers/pasted.ts";
+export { opensRequest } from "./recognisers/statements.ts";
 export { escapeRegExp } from "./schema-cues.ts";
 export { primaryValue, refersBack, splitIntents, substituteReference } from "./split.ts";
 export { findZones } from "./timezones.ts";

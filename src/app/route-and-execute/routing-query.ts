@@ -3,6 +3,7 @@
 import {
   dataKind,
   findOpaqueValues,
+  opensRequest,
   pastedDataStart,
   requestStart,
   routingText,
@@ -30,7 +31,10 @@ export function routingQuery(text: string, supplied: Record<string, unknown>): s
   const pasted = lead === request ? undefined : dataKind(request.slice(lead.length));
   const instruction = `${lead
     .replace(/"[^"]+"|(?<![\w])'[^']+'(?![\w])|“[^”]+”/g, "text")
-    .replace(/^((?:\S+\s+){2,}\S+?):\s+(\S[\s\S]*)$/, (_all, lead: string, data: string) => {
+    .replace(/^((?:\S+\s+){2,}\S+?):\s+(\S[\s\S]*)$/, (all: string, lead: string, data: string) => {
+      // A question or an instruction after the colon is the request itself ("Wedding planning in Lisbon
+      // (38.72, -9.14): what time is sunset …"), not its data.
+      if (opensRequest(data)) return all;
       const kind = dataKind(data);
       return [lead, kind.label, kind.after].filter(Boolean).join(" ");
     })} ${pasted ? [pasted.label, pasted.after].join(" ") : ""}`;
