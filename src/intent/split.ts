@@ -122,13 +122,51 @@ function onlyAsksResult(part: string): boolean {
   return ONLY_ASKS_RESULT.test(part.trim()) && /\b(?:it|that|this|answer|result|total)\b/i.test(part);
 }
 
+/** One sentence that states, or names a topic with no value and no request ("Reviewing the ops runbook"). */
+function opensAsContext(part: string, query: string): boolean {
+  // Not a question whose mark the split took ("If I leave 8,000 at 4.5% …, what's the final balance?").
+  const at = query.indexOf(part);
+  if (/[.?!]\s/.test(part) || (at >= 0 && query[at + part.length] === "?")) return false;
+  if (/\b(?:what|what's|whats|how|which|when|where|why|who)\b|["“‘`]|(?<!\w)'(?=\w)/i.test(part))
+    return false;
+  return isStatement(part) || (!opensRequest(part) && !/[\d"'“‘`?]/.test(part));
+}
+
+/**
+ * The items of a numbered list ("1. … 2. …", "…: 1) … 2) …"), when the message has one: what comes before
+ * the first item is a header when it ends in a colon ("three quick ones:"), and the first item's context
+ * otherwise ("We're weighing a 45,000 loan at 7.25% over 5 years. 1) what's the monthly payment?").
+ */
+function numberedItems(query: string): string[] | undefined {
+  const first = /(?:^|[\s:])1[.)]\s+/.exec(query);
+  if (!first || !/\s2[.)]\s+/.test(query.slice(first.index))) return undefined;
+  const at = first.index + (first[0].length - first[0].trimStart().length);
+  const items = query
+    .slice(at)
+    .split(/(?:^|\s+)\d+[.)]\s+/)
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0);
+  if (items.length < 2) return undefined;
+  const lead = query.slice(0, at).trim();
+  if (lead && !/:$/.test(lead)) items[0] = `${lead} ${items[0]}`;
+  return items;
+}
+
 /** The request's intents, in order; one element when it asks for one thing. */
 export function splitIntents(query: string): string[] {
-  const numbered = query.split(/(?:^|\s+)\d+[.)]\s+/).filter((p) => p.trim().length > 0);
-  if (/^\s*1[.)]\s/.test(query) && numbered.length >= 2) return numbered.map((p) => p.trim());
+  const numbered = numberedItems(query);
+  if (numbered) return numbered;
   let parts = [query.trim()];
   const context = statesContext(query);
   for (const separator of SEPARATORS) parts = parts.flatMap((p) => splitOnce(p, separator, context));
+  // Sentences that open a message of several requests by stating something ("Load test results came
+  // back.", "Reviewing the ops runbook.") are the first request's context, unless the message asks the
+  // same of each thing it states.
+  let lead = 0;
+  while (lead < parts.length - 1 && opensAsContext(parts[lead] ?? "", query)) lead++;
+  if (lead > 0 && !EACH.test(query)) parts = [parts.slice(0, lead + 1).join(". "), ...parts.slice(lead + 1)];
+  // An interjection the separators left alone ("… black or white? oh and is 3.10.0 newer …") is no part.
+  parts = parts.filter((p) => !/^(?:oh|ok|okay|also|and|btw|so|um|hmm|right)[\s,.!]*$/i.test(p));
   parts = parts.reduce<string[]>((kept, part) => {
     const previous = kept.at(-1);
     if (previous !== undefined && onlyAsksResult(part)) kept[kept.length - 1] = `${previous}. ${part}`;

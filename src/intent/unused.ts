@@ -60,8 +60,8 @@ function valueText(text: string): string {
 
 /**
  * The stated values outside every span the call placed a value from: numbers (but a lone "one", which is
- * as often a pronoun as a quantity), quoted text, dates, times, versions, colours, opaque values and a
- * conversion's target unit the tool's output does not name.
+ * as often a pronoun as a quantity), quoted text, dates, times, versions, colours, opaque values, a zone
+ * named as a clock and a conversion's target unit the tool's output does not name.
  */
 export function unusedValues(f: Filler, output?: JsonSchema): Mention[] {
   const placed: Span[] = f.filled.flatMap((v) => (v.source === "query" && v.span ? [v.span] : []));
@@ -77,6 +77,10 @@ export function unusedValues(f: Filler, output?: JsonSchema): Mention[] {
     ...m.versions,
     ...m.colors,
     ...m.opaque.map((o) => ({ text: o.value, start: o.start, end: o.end })),
+    // A zone named as a clock ("in Chicago time", "Lisbon local time") asks for a time in it.
+    ...m.zones
+      .filter((z) => /^\s+(?:local\s+)?time\b/i.test(f.text.slice(z.end, z.end + 12)))
+      .map((z) => ({ text: f.text.slice(z.start, z.end), start: z.start, end: z.end })),
     // A target the tool's output names is what the call answers, not a value it leaves out.
     ...targetUnits(f.text).filter((t) => !answered(t, outputNames(output))),
   ];

@@ -76,3 +76,19 @@ test("a part in words of its own stays a request of its own", async () => {
     ["final_velocity", "distance_traveled"],
   );
 });
+
+test("a question that asks the previous part's tool for more, reading no value, joins that part", async () => {
+  const answer = await answerRequest(
+    {
+      query: "Show the status of zone G2. What does the zone status show? Also the distance for 20, 5 and 6.",
+    },
+    deps,
+  );
+  assert.deepEqual(
+    answer.intents?.map((part) => [part.tool, part.intent]),
+    [
+      ["zone_status", "Show the status of zone G2. What does the zone status show"],
+      ["distance_traveled", "the distance for 20, 5 and 6."],
+    ],
+  );
+});

@@ -105,6 +105,38 @@ const splits: [query: string, intents: string[]][] = [
     "convert 5 miles to km and what time is it in Tokyo?",
     ["convert 5 miles to km", "what time is it in Tokyo?"],
   ],
+  // A numbered list anywhere: a header before it that ends in a colon is dropped, other words are the
+  // first item's context.
+  [
+    "Admin, three quick ones:\n1. word count of 'Spring hours'\n2. URL slug for 'Holiday Closures'",
+    ["word count of 'Spring hours'", "URL slug for 'Holiday Closures'"],
+  ],
+  [
+    "We're weighing a 45,000 loan at 7.25% over 5 years. 1) what's the monthly payment? 2) what is 1.5% of 45,000?",
+    [
+      "We're weighing a 45,000 loan at 7.25% over 5 years. what's the monthly payment?",
+      "what is 1.5% of 45,000?",
+    ],
+  ],
+  // Sentences that open a message of several requests by stating something are the first one's context.
+  [
+    "Load test results came back. Median of 212, 187, 240? Separately, what's 42 psi in bar?",
+    ["Load test results came back. Median of 212, 187, 240", "Separately, what's 42 psi in bar?"],
+  ],
+  [
+    "Reviewing the runbook. Explain the cron 0 22 * * 1-5. What is HTTP 422?",
+    ["Reviewing the runbook. Explain the cron 0 22 * * 1-5", "What is HTTP 422?"],
+  ],
+  // A question whose mark the split took is no context, nor is a sentence with quoted text.
+  [
+    "If I leave 8,000 at 4.5% for 12 years, what's the final balance? Also what's (2^16 - 1) / 5",
+    ["If I leave 8,000 at 4.5% for 12 years, what's the final balance", "what's (2^16 - 1) / 5"],
+  ],
+  // An interjection is no part.
+  [
+    "which reads best on #1e90ff, black or white? oh and is 3.10.0 newer than 3.9.8",
+    ["which reads best on #1e90ff, black or white", "is 3.10.0 newer than 3.9.8"],
+  ],
   // One that asks for more, or uses the answer, is a request of its own.
   [
     "what's 12*12+5? After that, convert the result to binary.",

@@ -37,6 +37,8 @@ const cases: [query: string, schema: Record<string, unknown>, unused: string[]][
   ["add 5 and 7 and 9", pair, ["9"]],
   // A date beside the value that was read.
   ["3 tickets on 2024-07-01", tickets, ["2024-07-01"]],
+  // A zone named as a clock that the call has no place for.
+  ["the cutoff is on 2025-09-30. What's that in Chicago time?", event, ["Chicago"]],
   // A value in a sentence before the call's is context; one after may correct it.
   ["We met on 2024-07-01. Book 3 tickets", tickets, []],
   ["Book 3 tickets. No, make it 4", tickets, ["4"]],

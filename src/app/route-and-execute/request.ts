@@ -94,6 +94,39 @@ async function splitHolds(
   return !(hadEveryValue(whole) && !leavesValueUnused(whole));
 }
 
+/**
+ * The parts, each question that only asks more of the part before it joined to that part: it asks that
+ * part's tool for its values and reads none of its own ("Contractor engagement runs 2025-02-03 to
+ * 2025-07-18. How many business days is that?", "… splitting between 4. What does each person pay?").
+ */
+async function withFollowUpsJoined(
+  request: RouteAndExecuteRequest,
+  intents: string[],
+  deps: AnswerDeps,
+): Promise<string[]> {
+  const joined: string[] = [];
+  let previous: RouteAndExecuteResponse | undefined;
+  for (const intent of intents) {
+    const plan = await dryRun({ ...request, query: intent }, { ...deps, part: true });
+    const asksMore =
+      previous !== undefined &&
+      plan.status === "needs_input" &&
+      plan.tool === previous.tool &&
+      !readsOwnValue(plan);
+    if (asksMore) joined[joined.length - 1] = `${joined.at(-1)}. ${intent}`;
+    else {
+      joined.push(intent);
+      previous = plan;
+    }
+  }
+  return joined;
+}
+
+/** Whether a part's call read any value from its own text. */
+function readsOwnValue(answer: RouteAndExecuteResponse): boolean {
+  return answer.steps.some((s) => s.step === "arguments" && s.filled.some((v) => v.source === "query"));
+}
+
 /** Whether a part begins with the first part's first two words: a continuation that borrowed its lead. */
 function continues(part: string, first: string): boolean {
   const lead = (text: string) => text.toLowerCase().split(/\s+/).slice(0, 2).join(" ");
@@ -141,7 +174,8 @@ export async function answerRequest(
   request: RouteAndExecuteRequest,
   deps: AnswerDeps,
 ): Promise<RouteAndExecuteResponse> {
-  const split = request.arguments ? [request.query] : splitIntents(request.query);
+  const proposed = request.arguments ? [request.query] : splitIntents(request.query);
+  const split = proposed.length >= 2 ? await withFollowUpsJoined(request, proposed, deps) : proposed;
   // A long message cut into many parts is not a list of requests: it is answered whole.
   const intents =
     split.length >= 2 && split.length <= MAX_INTENTS && (await splitHolds(request, split, deps))
