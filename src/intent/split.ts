@@ -57,9 +57,11 @@ function statesContext(query: string): boolean {
  * value of their own, with no verb a request opens with and no reference to the answer.
  */
 function addsContext(after: string): boolean {
-  if (/\?\s*$/.test(after) || opensRequest(after) || ASKING_VERB.test(after) || refersBack(after))
-    return false;
-  return isStatement(after) || !/[\d"'“‘`]/.test(after);
+  if (/\?\s*$/.test(after) || opensRequest(after)) return false;
+  // A statement, values and all ("The conference caps it at 250 and the deadline is 11 June.").
+  if (isStatement(after)) return true;
+  if (ASKING_VERB.test(after) || refersBack(after)) return false;
+  return !/[\d"'“‘`]/.test(after);
 }
 
 function splitOnce(text: string, separator: RegExp, context: boolean): string[] {
@@ -77,7 +79,9 @@ function splitOnce(text: string, separator: RegExp, context: boolean): string[] 
     if (quoted.some((q) => match.index >= q.start && match.index < q.end)) continue;
     const left = text.slice(at, match.index);
     const right = text.slice(match.index + match[0].length);
-    if (separator === SENTENCE_END && context && isStatement(left)) continue;
+    // A statement before the request is its context, and so is one after it ("convert the register value
+    // into hex. it's on line 88 of the dump").
+    if (separator === SENTENCE_END && context && (isStatement(left) || isStatement(right))) continue;
     if (separator === QUESTION_END && context && /^\?\s+$/.test(match[0]) && addsContext(right)) continue;
     if (/\band\b|\?/i.test(match[0]) && asksFacet(right)) continue;
     // "between 2024-01-01 and 2024-12-25", "1.0.0 and 1.2.0", "12, 15 and 31", "5, 10 and 20 miles to km":

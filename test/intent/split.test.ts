@@ -132,6 +132,24 @@ const splits: [query: string, intents: string[]][] = [
     "If I leave 8,000 at 4.5% for 12 years, what's the final balance? Also what's (2^16 - 1) / 5",
     ["If I leave 8,000 at 4.5% for 12 years, what's the final balance", "what's (2^16 - 1) / 5"],
   ],
+  // A statement after the request, values and all, is its context; so is one in the first person.
+  [
+    "How many words is my abstract? The conference caps it at 250 and the deadline is 11 June.",
+    ["How many words is my abstract? The conference caps it at 250 and the deadline is 11 June."],
+  ],
+  [
+    "convert the register value into hex. it's on line 88 of the dump",
+    ["convert the register value into hex. it's on line 88 of the dump"],
+  ],
+  [
+    "I just set a new 14-character password. How strong is it?",
+    ["I just set a new 14-character password. How strong is it?"],
+  ],
+  // A sentence with a clause that asks is a request, whoever its subject.
+  [
+    "we owe 58.40 for lunch, add a 20% tip. convert 22°C to F",
+    ["we owe 58.40 for lunch, add a 20% tip", "convert 22°C to F"],
+  ],
   // An interjection is no part.
   [
     "which reads best on #1e90ff, black or white? oh and is 3.10.0 newer than 3.9.8",

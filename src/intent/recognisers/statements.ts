@@ -5,7 +5,7 @@
 import { loadNlp } from "./nlp.ts";
 
 const ASKS =
-  /^\s*(?:\W\s*)*(?:(?:also|then|and|now|next|finally|plus|additionally|so)\b[\s,]*)*(?:please|pls|kindly|can|could|would|will|should|shall|may|is|are|was|were|do|does|did|what|what's|whats|which|who|whom|whose|when|where|why|how|i need|i want|i'd like|i would like|we need|we want|help|let me|tell|give|show|find|get|check|convert|calculate|compute|work out|figure out|list|make|turn|decode|encode|hash|generate|create|count|explain|compare|validate|verify|look up|lookup|evaluate|solve|add|subtract|multiply|divide|sum|round|format|parse|extract|reverse|sort|translate|summarize|summarise|describe|search|estimate|predict|rate|score|split|shorten|slugify|mirror|send|set|run)\b/i;
+  /^\s*(?:\W\s*)*(?:(?:also|then|and|now|next|finally|plus|additionally|so|oh|ok|okay|btw|anyway)\b[\s,]*)*(?:please|pls|kindly|can|could|would|will|should|shall|may|is|are|was|were|do|does|did|what|what's|whats|which|who|whom|whose|when|where|why|how|i need|i want|i'd like|i would like|we need|we want|help|let me|tell|give|show|find|get|check|convert|calculate|compute|work out|figure out|list|make|turn|decode|encode|hash|generate|create|count|explain|compare|validate|verify|look up|lookup|evaluate|solve|add|subtract|multiply|divide|sum|round|format|parse|extract|reverse|sort|translate|summarize|summarise|describe|search|estimate|predict|rate|score|split|shorten|slugify|mirror|send|set|run)\b/i;
 
 /** Whether a text opens as a request does: a question word, "please", "I need", a request's verb. */
 export function opensRequest(text: string): boolean {
@@ -32,6 +32,8 @@ function finite(term: Term): boolean {
 export function isStatement(sentence: string): boolean {
   const text = sentence.trim();
   if (text.length === 0 || /\?\s*$/.test(text) || ASKS.test(text)) return false;
+  // A clause that asks, after a comma or a dash ("we owe 58.40 for lunch, add a 20% tip"), makes it a request.
+  if (text.split(/[,;]|\s[-–—]\s/).slice(1).some((clause) => ASKS.test(clause))) return false;
   const terms = (loadNlp()(text).terms().json() as { terms: Term[] }[]).flatMap((t) => t.terms);
   const [first, second] = terms;
   if (!first || !second) return false;
@@ -44,6 +46,10 @@ export function isStatement(sentence: string): boolean {
   if (base && /^[a-z]+(?:s|ed)$/i.test(second.text)) return true;
   // "found 1750000000 in a created_at column", "got a 504 on deploy": a past tense whose subject is dropped.
   if (!base && first.tags.includes("PastTense")) return true;
+  // "I just set a new password", "we moved the cutoff": a person as the subject (a request in the first
+  // person, "I need …", "I'd like …", opens as one above).
+  if (/^(?:i|we|they|he|she)$/i.test(first.text) && terms.slice(1).some((t) => t.tags.includes("Verb")))
+    return true;
   return terms.slice(1).some(finite);
 }
 
