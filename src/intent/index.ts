@@ -24,5 +24,12 @@ export { findOpaqueValues, type OpaqueKind, type OpaqueValue, routingText } from
 export { pastedDataStart } from "./recognisers/pasted.ts";
 export { opensRequest } from "./recognisers/statements.ts";
 export { escapeRegExp } from "./schema-cues.ts";
-export { primaryValue, refersBack, splitIntents, substituteReference } from "./split.ts";
+export {
+  primaryValue,
+  referencedKind,
+  refersBack,
+  refersToPrevious,
+  splitIntents,
+  substituteReference,
+} from "./split.ts";
 export { findZones } from "./timezones.ts";

@@ -192,6 +192,23 @@ export function refersBack(intent: string): boolean {
   return REFERENCE.test(intent);
 }
 
+/**
+ * Whether an intent's reference is to the previous part's answer, not to a value the intent states before
+ * it: "our standup is at 09:30 on 2025-07-01, what time is that in Tokyo?" asks about its own time, as
+ * "what's that in UTC" after a timestamp does, but "take 10% of that" works on the previous answer.
+ */
+export function refersToPrevious(intent: string): boolean {
+  const reference = REFERENCE.exec(intent);
+  if (!reference) return false;
+  const before = intent.slice(0, reference.index);
+  return !(/[\d"“‘`]/.test(before) && /(?:\bis|'s|\bwas|\bare)\s+$/i.test(before));
+}
+
+/** The kind of value a reference names ("that date"), if it names one. */
+export function referencedKind(intent: string): "date" | undefined {
+  return /\b(?:that|the)\s+(?:date|day)\b/i.test(REFERENCE.exec(intent)?.[0] ?? "") ? "date" : undefined;
+}
+
 /** The intent with its reference replaced by the value (strings other than numbers and dates quoted). */
 export function substituteReference(intent: string, value: unknown): string {
   const text =
@@ -201,8 +218,15 @@ export function substituteReference(intent: string, value: unknown): string {
   return intent.replace(REFERENCE, text);
 }
 
-/** An answer's main value: its `result`, else the first scalar field that is not an echo of the input. */
-export function primaryValue(output: unknown, input: Record<string, unknown>): unknown {
+/**
+ * An answer's main value: its `result`, else the first scalar field that is not an echo of the input; for a
+ * reference to a date ("that date"), the first date among the output's and the input's values.
+ */
+export function primaryValue(output: unknown, input: Record<string, unknown>, kind?: "date"): unknown {
+  if (kind === "date") {
+    const values = [...Object.values((output ?? {}) as Record<string, unknown>), ...Object.values(input)];
+    return values.find((v) => typeof v === "string" && /^\d{4}-\d{2}-\d{2}$/.test(v));
+  }
   if (!output || typeof output !== "object") return output;
   const record = output as Record<string, unknown>;
   if (record.result !== undefined && typeof record.result !== "object") return record.result;

@@ -2,7 +2,14 @@
 // comma and ", plus" split only before a verb that starts a request; "in it" and "of it" refer back.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { refersBack, splitIntents, substituteReference } from "../../src/intent/index.ts";
+import {
+  primaryValue,
+  referencedKind,
+  refersBack,
+  refersToPrevious,
+  splitIntents,
+  substituteReference,
+} from "../../src/intent/index.ts";
 
 const splits: [query: string, intents: string[]][] = [
   ["md5 of 'switch' then url encode 'a b'", ["md5 of 'switch'", "url encode 'a b'"]],
@@ -187,3 +194,26 @@ for (const [intent, value, resolved] of references)
     assert.equal(refersBack(intent), resolved !== undefined);
     if (resolved !== undefined) assert.equal(substituteReference(intent, value), resolved);
   });
+
+const ownOrPrevious: [intent: string, previous: boolean][] = [
+  ["take 10% of that", true],
+  ["what weekday is that date?", true],
+  // A value stated before "is that" is the one asked about.
+  ["our standup is at 09:30 on 2025-07-01, what time is that in Tokyo?", false],
+  ["the log line has the timestamp 1767312000000, what's that in UTC?", false],
+  ["then work out 10% of that", true],
+];
+
+for (const [intent, previous] of ownOrPrevious)
+  test(`reference to the previous answer or to its own value: ${JSON.stringify(intent)}`, () => {
+    assert.equal(refersToPrevious(intent), previous);
+  });
+
+test("a reference to a date takes the previous part's date, not its first number", () => {
+  const output = { day_length_hours: 14.88, date: "2025-06-21" };
+  assert.equal(
+    primaryValue(output, { latitude: 38.72 }, referencedKind("what weekday is that date?")),
+    "2025-06-21",
+  );
+  assert.equal(primaryValue({ result: 60 }, {}, referencedKind("take 10% of that")), 60);
+});

@@ -2,7 +2,13 @@
 // the split holds (every part finds a tool, not every part only asks) is decided on a dry run that routes
 // and fills each part without executing anything; only then does anything run, and once something has run
 // the request is never answered again whole. Every call that ran is in `calls` once, with its result.
-import { primaryValue, refersBack, splitIntents, substituteReference } from "../../intent/index.ts";
+import {
+  primaryValue,
+  referencedKind,
+  refersToPrevious,
+  splitIntents,
+  substituteReference,
+} from "../../intent/index.ts";
 import type { RouteAndExecuteRequest } from "../requests.ts";
 import type { ExecutedCall, RouteAndExecuteResponse, Step } from "../types.ts";
 import { type AnswerDeps, answerOne } from "./answer.ts";
@@ -145,12 +151,12 @@ function hadEveryValue(answer: RouteAndExecuteResponse): boolean {
 
 /** The text of a part, with a reference to the previous part's result replaced by it. */
 function resolved(intent: string, previous: RouteAndExecuteResponse | undefined): string {
-  if (!previous || !refersBack(intent)) return intent;
+  if (!previous || !refersToPrevious(intent)) return intent;
   const output = previous.status === "completed" ? previous.result?.output : undefined;
   const call = previous.steps.find((s) => s.step === "arguments");
   const args =
     call && call.step === "arguments" ? Object.fromEntries(call.filled.map((v) => [v.field, v.value])) : {};
-  const value = primaryValue(output, args);
+  const value = primaryValue(output, args, referencedKind(intent));
   return value === undefined ? intent : substituteReference(intent, value);
 }
 

@@ -33,7 +33,13 @@ export function isStatement(sentence: string): boolean {
   const text = sentence.trim();
   if (text.length === 0 || /\?\s*$/.test(text) || ASKS.test(text)) return false;
   // A clause that asks, after a comma or a dash ("we owe 58.40 for lunch, add a 20% tip"), makes it a request.
-  if (text.split(/[,;]|\s[-–—]\s/).slice(1).some((clause) => ASKS.test(clause))) return false;
+  if (
+    text
+      .split(/[,;]|\s[-–—]\s/)
+      .slice(1)
+      .some((clause) => ASKS.test(clause))
+  )
+    return false;
   const terms = (loadNlp()(text).terms().json() as { terms: Term[] }[]).flatMap((t) => t.terms);
   const [first, second] = terms;
   if (!first || !second) return false;
