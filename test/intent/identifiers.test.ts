@@ -122,3 +122,14 @@ test("quoted values go to the parameters their labels name, before or after them
     assert.deepEqual(fillArguments(query, schema).arguments, expect, query);
   }
 });
+
+test("an unquoted slug with a digit, or a user and secret, is the text a text parameter takes", () => {
+  const text = { type: "object", properties: { text: { type: "string" } }, required: ["text"] };
+  assert.equal(fillArguments("md5 of invoice-batch-0425", text).arguments.text, "invoice-batch-0425");
+  assert.equal(
+    fillArguments("base64-encode svc-reporting:Tr4ck!ng", text).arguments.text,
+    "svc-reporting:Tr4ck!ng",
+  );
+  // A compound word, a count with its unit and a standard's name are no data.
+  assert.equal(fillArguments("a full-time 20-character sha-256 check", text).arguments.text, undefined);
+});

@@ -21,6 +21,7 @@ import { askForMissing } from "./ask.ts";
 import { doubtsOf, failedQueryValues, properties } from "./doubts.ts";
 import { readsExactValue } from "./exact-values.ts";
 import { fillWithLlm } from "./llm-fill.ts";
+import { otherVariant } from "./other-variant.ts";
 import { routingQuery } from "./routing-query.ts";
 import { setAsideFor } from "./set-aside.ts";
 import { isBare, namedInRequest, toolWords } from "./tool-words.ts";
@@ -266,6 +267,9 @@ function markCallSignals(chosen: Candidate, candidates: Candidate[], threshold: 
   const first = candidates
     .filter((c) => c.eligible && !c.evidence.some((e) => e.startsWith("declined")))
     .sort((a, b) => b.score - a.score)[0];
+  // A variant the tool does not know ("base32" to a base64 tool) is a stated value the call leaves out.
+  if (otherVariant(query, chosen.tool))
+    chosen.fill = withSignal(chosen.fill, "unused_value", isBare(chosen.tool));
   const switched = first !== undefined && first !== chosen && first.score > chosen.score;
   if (switched) chosen.fill = withSignal(chosen.fill, "switched", isBare(chosen.tool));
   // So is a tool run in place of the router's first that the router barely accepts, when no value it

@@ -54,6 +54,31 @@ export function findShapes(text: string): Shapes {
       // camelCase, snake_case, and PascalCase of three humps or after an acronym ("UserProfileCard",
       // "XMLHttpRequest"); two humps are as often a brand's name ("PayPal", "GitHub").
       /(?<![\w%])(?:[a-z]+(?:[A-Z][a-z0-9]*)+|[A-Za-z][a-z0-9]*(?:_[A-Za-z0-9]+)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+){2,}|[A-Z]{2,}[a-z0-9]+(?:[A-Z][a-z0-9]+)+)(?![\w%])|(?<!\S)\S*%[0-9A-Fa-f]{2}\S*/g,
-    ),
+    )
+      .concat(slugsAndCredentials(text))
+      .sort((a, b) => a.start - b.start),
   };
+}
+
+/**
+ * Unquoted data an agent passes as one word: a hyphenated name with a digit or of three parts or more
+ * ("invoice-batch-0425", "correct-horse-battery-staple", "release-v3"; not "full-time" or "20-character"),
+ * and a user and secret joined by a colon ("svc-reporting:Tr4ck!ng"; not a time or a ratio).
+ */
+function slugsAndCredentials(text: string): Mention[] {
+  const slugs = allMatches(
+    text,
+    /(?<![\w@./:-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+(?![\w@/:-]|\.\w)/g,
+  ).filter(
+    (m) =>
+      (/\d/.test(m.text) || m.text.split("-").length >= 3) &&
+      // A verb ("base64-encode") or a standard's name ("sha-256", "utf-8") is no data.
+      !/(?:^|-)(?:encode|decode|encoded|decoded|hash|convert)(?:-|$)/i.test(m.text) &&
+      !/^[A-Za-z]{1,4}-\d+$/.test(m.text),
+  );
+  const credentials = allMatches(
+    text,
+    /(?<!\S)[A-Za-z][\w.-]*:(?!\/\/)[^\s"'“”]*[A-Za-z0-9][^\s"'“”]*(?<![.,;!?])/g,
+  );
+  return [...slugs, ...credentials.filter((c) => !slugs.some((s) => s.start >= c.start && s.end <= c.end))];
 }
