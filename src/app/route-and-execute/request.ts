@@ -104,26 +104,30 @@ async function splitHolds(
  * The parts, each question that only asks more of the part before it joined to that part: it asks that
  * part's tool for its values and reads none of its own ("Contractor engagement runs 2025-02-03 to
  * 2025-07-18. How many business days is that?", "… splitting between 4. What does each person pay?").
+ * Only when no other part calls that tool: parts of one tool told in several ("The first one has …. The
+ * second one has …. Can you calculate both?") are several calls, as splitHolds decides.
  */
 async function withFollowUpsJoined(
   request: RouteAndExecuteRequest,
   intents: string[],
   deps: AnswerDeps,
 ): Promise<string[]> {
+  const plans: RouteAndExecuteResponse[] = [];
+  for (const intent of intents)
+    plans.push(await dryRun({ ...request, query: intent }, { ...deps, part: true }));
+  const calls = (tool: string | undefined) => plans.filter((p) => p.tool === tool).length;
   const joined: string[] = [];
-  let previous: RouteAndExecuteResponse | undefined;
-  for (const intent of intents) {
-    const plan = await dryRun({ ...request, query: intent }, { ...deps, part: true });
+  for (const [i, intent] of intents.entries()) {
+    const plan = plans[i] as RouteAndExecuteResponse;
+    const previous = plans[i - 1];
     const asksMore =
       previous !== undefined &&
       plan.status === "needs_input" &&
       plan.tool === previous.tool &&
+      calls(plan.tool) === 2 &&
       !readsOwnValue(plan);
     if (asksMore) joined[joined.length - 1] = `${joined.at(-1)}. ${intent}`;
-    else {
-      joined.push(intent);
-      previous = plan;
-    }
+    else joined.push(intent);
   }
   return joined;
 }
