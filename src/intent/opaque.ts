@@ -44,7 +44,8 @@ const PATTERNS: [OpaqueKind, RegExp][] = [
     "phone",
     /(?<![\w+])\+\d{1,3}(?:[\s.-]?\(?\d{1,4}\)?){2,5}(?![\d])|(?<![\w(])\(\d{3}\)\s?\d{3}[\s.-]\d{4}(?!\d)/g,
   ],
-  ["card_number", /\b\d{4}(?:[ -]?\d{4}){2}(?:[ -]?\d{1,4}){1,2}\b/g],
+  // Most brands group by four; American Express by four, six and five.
+  ["card_number", /\b\d{4}(?:[ -]?\d{4}){2}(?:[ -]?\d{1,4}){1,2}\b|\b\d{4}[ -]\d{6}[ -]\d{5}\b/g],
   ["hash", /\b(?:[0-9a-f]{32}|[0-9a-f]{40}|[0-9a-f]{64}|[0-9A-F]{32}|[0-9A-F]{40}|[0-9A-F]{64})\b/g],
   ["base64", /(?<![\w+/=])(?=[A-Za-z0-9+/]*[0-9+/=])[A-Za-z0-9+/]{6,}={0,2}(?![\w+/=])/g],
   ["long_number", /(?<![\d.])\d{9,}(?![\d.])/g],

@@ -48,10 +48,16 @@ export function fillOpaque(f: Filler, params: Param[]): void {
       continue;
     }
     // A phone number is written as E.164 ("+14155550199"), the form phone parameters take.
+    // An IBAN or a card number grouped by spaces goes without them to a pattern that has none.
+    const compact = value.value.replace(/[\s-]/g, "");
     const written =
       value.kind === "phone" && value.value.startsWith("+")
         ? `+${value.value.replace(/\D/g, "")}`
-        : value.value;
+        : typeof param.schema.pattern === "string" &&
+            !matchesPattern(param, value.value) &&
+            matchesPattern(param, compact)
+          ? compact
+          : value.value;
     const typed = param.type === "number" || param.type === "integer" ? Number(written) : written;
     f.set(param, typed, value, value.kind, "opaque");
     f.placedOpaque.push(value.kind);
@@ -239,6 +245,21 @@ export function fillText(f: Filler, params: Param[]): void {
     if (blob) {
       f.set(param, blob.value, blob, blob.kind, "opaque");
       f.placedOpaque.push(blob.kind);
+      continue;
+    }
+    // The one email no parameter takes is the text to work on ("base64 encode ops-bot@acme.dev"),
+    // as quoted text is: no evidence for the tool, whose words must make the case ("make a QR code for
+    // https://…" is no request for a slug).
+    const loose = f.mentions.opaque.filter(
+      (o) =>
+        f.free(o) &&
+        // An email is a string agents encode and hash; a URL to a text tool is more often a page to act on.
+        o.kind === "email" &&
+        !params.some((p) => opaqueKindsFor(p).includes(o.kind)) &&
+        hasShape(param, o.value),
+    );
+    if (loose.length === 1 && loose[0] && f.mentions.quoted.length === 0) {
+      f.set(param, loose[0].value, loose[0], loose[0].kind, "quoted");
       continue;
     }
     // A secret written out unquoted ("is qwerty2024! good enough as a password"): the one word of letters

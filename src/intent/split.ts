@@ -57,7 +57,14 @@ function statesContext(query: string): boolean {
  * value of their own, with no verb a request opens with and no reference to the answer.
  */
 function addsContext(after: string): boolean {
-  if (/\?\s*$/.test(after) || opensRequest(after)) return false;
+  if (/\?\s*$/.test(after) || opensRequest(after) || /^(?:then|also|and|plus|next|finally)\b/i.test(after))
+    return false;
+  // A purpose with no value of its own ("Want to check it against the vendor's checksum.").
+  if (
+    /^(?:want|need|trying|going|have)\s+to\b|^so\s+(?:i|we)\b/i.test(after) &&
+    !/[\d"“‘`]|(?<!\w)'(?=\w)/.test(after)
+  )
+    return true;
   // A statement, values and all ("The conference caps it at 250 and the deadline is 11 June.").
   if (isStatement(after)) return true;
   if (ASKING_VERB.test(after) || refersBack(after)) return false;

@@ -78,8 +78,13 @@ export function unusedValues(f: Filler, output?: JsonSchema): Mention[] {
     ...m.colors,
     ...m.opaque.map((o) => ({ text: o.value, start: o.start, end: o.end })),
     // A zone named as a clock ("in Chicago time", "Lisbon local time") asks for a time in it.
+    // UTC is the clock answers come in ("what UTC time is epoch …"), not a zone to convert to.
     ...m.zones
-      .filter((z) => /^\s+(?:local\s+)?time\b/i.test(f.text.slice(z.end, z.end + 12)))
+      .filter(
+        (z) =>
+          /^\s+(?:local\s+)?time\b/i.test(f.text.slice(z.end, z.end + 12)) &&
+          !/^(?:etc\/)?(?:utc|gmt|z|zulu)$/i.test(z.zone),
+      )
       .map((z) => ({ text: f.text.slice(z.start, z.end), start: z.start, end: z.end })),
     // A target the tool's output names is what the call answers, not a value it leaves out.
     ...targetUnits(f.text).filter((t) => !answered(t, outputNames(output))),

@@ -22,6 +22,9 @@ const labels: [text: string, request: string][] = [
   // A step of a plan the agent works through.
   ["Task 1 of 3: Determine what percentage 27 is of 36.", "Determine what percentage 27 is of 36."],
   ["Step 2/5: hash 'abc'", "hash 'abc'"],
+  ["Step 4 of the release checklist: is 5.0.0 newer than 4.9.9?", "is 5.0.0 newer than 4.9.9?"],
+  ["Two things from the incident channel: what does HTTP 503 mean", "what does HTTP 503 mean"],
+  ["Firmware notes, three things: 0xBEEF in decimal", "0xBEEF in decimal"],
 ];
 
 for (const [text, request] of labels)

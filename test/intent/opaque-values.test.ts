@@ -151,3 +151,31 @@ test("a phone number goes to a phone parameter, written as E.164", () => {
     ],
   );
 });
+
+test("an American Express number grouped four, six and five is a card number", () => {
+  assert.deepEqual(
+    findOpaqueValues("does the Amex test number 3782 822463 10005 pass validation").map((o) => o.kind),
+    ["card_number"],
+  );
+});
+
+test("a grouped IBAN goes without its spaces to a pattern that has none", () => {
+  const properties = { iban: { type: "string", pattern: "^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$" } };
+  const schema = { type: "object", properties, required: ["iban"] };
+  assert.equal(
+    fillArguments("is GB33 BUKB 2020 1555 5555 55 valid?", schema).arguments.iban,
+    "GB33BUKB20201555555555",
+  );
+});
+
+test("the one email no parameter takes is the text to work on, as weak as quoted text", () => {
+  const schema = { type: "object", properties: { text: str }, required: ["text"] };
+  const fill = fillArguments("base64 encode ops-bot@acme.dev", schema);
+  assert.equal(fill.arguments.text, "ops-bot@acme.dev");
+  assert.equal(fill.filled[0]?.evidence, "quoted");
+  // A URL is more often a page to act on than text to transform.
+  assert.equal(
+    fillArguments("make a QR code for https://shop.example.com/promo", schema).arguments.text,
+    undefined,
+  );
+});

@@ -157,6 +157,20 @@ const splits: [query: string, intents: string[]][] = [
     "we owe 58.40 for lunch, add a 20% tip. convert 22°C to F",
     ["we owe 58.40 for lunch, add a 20% tip", "convert 22°C to F"],
   ],
+  // A sentence that opens with "Then" asks more; one that says what the asker wants to do is context.
+  [
+    "is 1.2.0 newer than 1.1.9? Then kebab-case FooBarBaz",
+    ["is 1.2.0 newer than 1.1.9", "Then kebab-case FooBarBaz"],
+  ],
+  [
+    "what's the crc32 of 'fw.bin'? Want to check it against the vendor's.",
+    ["what's the crc32 of 'fw.bin'? Want to check it against the vendor's."],
+  ],
+  // A line break inside quoted text starts no pasted data.
+  [
+    "Parse this CSV into JSON rows: \"a,b\n1,2\". Then, separately, hash 'x'",
+    ['Parse this CSV into JSON rows: "a,b\n1,2"', "Then, separately, hash 'x'"],
+  ],
   // An interjection is no part.
   [
     "which reads best on #1e90ff, black or white? oh and is 3.10.0 newer than 3.9.8",

@@ -12,6 +12,22 @@ import {
 /** The characters of a request the router reads: as many as it embeds and ranks on. */
 export const ROUTING_WINDOW_CHARS = 1000;
 
+/**
+ * The text with a JSON document in it named by its kind ("from {\"order\": …} what's the sku of the last
+ * item?"): its keys and strings are data, not words to route on.
+ */
+function withoutJson(text: string): string {
+  const start = text.search(/[{[]\s*["{[]/);
+  const end = Math.max(text.lastIndexOf("}"), text.lastIndexOf("]"));
+  if (start < 0 || end <= start) return text;
+  try {
+    JSON.parse(text.slice(start, end + 1));
+  } catch {
+    return text;
+  }
+  return `${text.slice(0, start)}json${text.slice(end + 1)}`;
+}
+
 /** What is routed: the request's instruction, its opaque values named by kind, and the supplied argument names. */
 export function routingQuery(text: string, supplied: Record<string, unknown>): string {
   // The text after "…: " is the data to work on, not the instruction ("count the words in: …").
@@ -29,7 +45,7 @@ export function routingQuery(text: string, supplied: Record<string, unknown>): s
       ? request
       : request.slice(0, lineData + 1);
   const pasted = lead === request ? undefined : dataKind(request.slice(lead.length));
-  const instruction = `${lead
+  const instruction = `${withoutJson(lead)
     .replace(/"[^"]+"|(?<![\w])'[^']+'(?![\w])|“[^”]+”/g, "text")
     .replace(/^((?:\S+\s+){2,}\S+?):\s+(\S[\s\S]*)$/, (all: string, lead: string, data: string) => {
       // A question or an instruction after the colon is the request itself ("Wedding planning in Lisbon

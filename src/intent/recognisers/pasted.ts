@@ -11,6 +11,8 @@ export function pastedDataStart(text: string): number | undefined {
   const lineBreak = text.indexOf("\n");
   if (lineBreak < 0) return undefined;
   const before = text.slice(0, lineBreak);
+  // A line break inside quoted text is the quoted value's own ("Parse this CSV: \"sku,qty\nA-1,4\"").
+  if ((before.match(/"/g) ?? []).length % 2 === 1) return undefined;
   return /:\s*$/.test(before) || /\b(?:this|these|below|following|here)\b/i.test(before)
     ? before.trimEnd().length - 1
     : undefined;
