@@ -37,6 +37,8 @@ export function askedForWords(query: string): string[] {
     .slice(lead[0].length, lead[0].length + 80)
     .split(/\s+/)) {
     const clean = word.toLowerCase().replace(/['’]s$/, "");
+    // A value ("0xCAFE", "v2") is not what is asked for.
+    if (/\d/.test(clean)) continue;
     const letters = clean.replace(/[^\p{L}-]/gu, "");
     if (letters === "of" && measure) {
       measure = false;

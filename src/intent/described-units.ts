@@ -102,6 +102,11 @@ export function sameKindUnit(a: string, b: string): boolean {
   return first !== undefined && second !== undefined && first.kind() === second.kind();
 }
 
+/** Whether a word names a unit ("kilograms", "litres", "seconds"). */
+export function namesUnit(word: string): boolean {
+  return parse(word) !== undefined;
+}
+
 /**
  * The one enum value that names the unit written, in another form ("milliliters" for "ml", "cups" for
  * "cup", "fluid ounces" for "fl_oz"); undefined when none or several do.

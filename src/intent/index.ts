@@ -10,6 +10,7 @@ export {
 } from "./bare-confidence.ts";
 export { type Evidence, FILL_CONFIDENCE, FILL_CONFIDENCE_BAR, fillConfidence } from "./confidence.ts";
 export { dataKind } from "./data-kind.ts";
+export { namesUnit } from "./described-units.ts";
 export { requestStart } from "./envelope.ts";
 export { type ExampleCall, learnFromExamples } from "./examples.ts";
 export {

@@ -21,7 +21,7 @@ function dateBeside(f: Filler, time: Span): { value: string; start: number; end:
       // "09:30 Berlin time on Monday 2025-11-03", "2024-07-01 at 3pm".
       ((d.start >= time.end &&
         d.start - time.end <= 60 &&
-        /^\s*(?:(?:in|at)\s+[\p{L} .'-]{1,40}?\s+|[\p{L} .'-]{1,40}?\s+time\s+)?(?:on|,)?\s*(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?$/iu.test(
+        /^\s*(?:(?:in|at)\s+[\p{L} .'-]{1,40}?\s+|[\p{L} .'-]{1,40}?\s+time\s+(?:\(\s*[A-Za-z]{2,5}\s*\)\s+)?)?(?:on|,)?\s*(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?$/iu.test(
           f.text.slice(time.end, d.start),
         )) ||
         (d.end <= time.start && /^\s*(?:at|,)?\s*$/i.test(f.text.slice(d.end, time.start))) ||

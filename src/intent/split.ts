@@ -88,7 +88,7 @@ function splitOnce(text: string, separator: RegExp, context: boolean): string[] 
     const right = text.slice(match.index + match[0].length);
     // A statement before the request is its context, and so is one after it ("convert the register value
     // into hex. it's on line 88 of the dump").
-    if (separator === SENTENCE_END && context && (isStatement(left) || isStatement(right))) continue;
+    if (separator === SENTENCE_END && context && (isStatement(left) || statesMore(right))) continue;
     if (separator === QUESTION_END && context && /^\?\s+$/.test(match[0]) && addsContext(right)) continue;
     if (/\band\b|\?/i.test(match[0]) && asksFacet(right)) continue;
     // "between 2024-01-01 and 2024-12-25", "1.0.0 and 1.2.0", "12, 15 and 31", "5, 10 and 20 miles to km":
@@ -131,6 +131,11 @@ const ONLY_ASKS_RESULT =
 
 function onlyAsksResult(part: string): boolean {
   return ONLY_ASKS_RESULT.test(part.trim()) && /\b(?:it|that|this|answer|result|total)\b/i.test(part);
+}
+
+/** A statement after the request that adds to it, not one that brings another case ("The next bill came to …"). */
+function statesMore(sentence: string): boolean {
+  return isStatement(sentence) && !/\b(?:next|another|second|other|same)\b/i.test(sentence);
 }
 
 /** One sentence that states, or names a topic with no value and no request ("Reviewing the ops runbook"). */

@@ -124,3 +124,27 @@ test("a described tool that would ask, and whose words name none of what is aske
   assert.equal(asks.status, "needs_input", JSON.stringify(asks.steps));
   assert.equal(asks.tool, "calc");
 });
+
+test("a described tool that would run is set aside when nothing it says or answers names what is asked", async () => {
+  const colours = described(
+    {
+      name: "colour_convert",
+      description: "Converts a colour between hex, RGB and HSL",
+      inputSchema: { type: "object", properties: { color: { type: "string" } }, required: ["color"] },
+      outputSchema: { type: "object", properties: { hex: { type: "string" }, rgb: { type: "object" } } },
+    },
+    "what is #ff0000 in rgb",
+    { color: "#ff0000" },
+  );
+  const neighbour = await answerRequest(
+    { query: "Which Pantone swatch is closest to #e4002b?" },
+    standInDeps([[colours, 0.6]]),
+  );
+  assert.equal(neighbour.status, "no_match", JSON.stringify(neighbour.steps));
+  // What its output names is what it answers.
+  const answered = await answerRequest(
+    { query: "what is the rgb of #e4002b?" },
+    standInDeps([[colours, 0.6]]),
+  );
+  assert.equal(answered.status, "completed", JSON.stringify(answered.steps));
+});

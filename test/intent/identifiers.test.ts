@@ -130,6 +130,11 @@ test("an unquoted slug with a digit, or a user and secret, is the text a text pa
     fillArguments("base64-encode svc-reporting:Tr4ck!ng", text).arguments.text,
     "svc-reporting:Tr4ck!ng",
   );
+  // An identifier inside the credential is part of it.
+  assert.equal(
+    fillArguments("base64-encode api_user:Winter#2025 pls", text).arguments.text,
+    "api_user:Winter#2025",
+  );
   // A compound word, a count with its unit and a standard's name are no data.
   assert.equal(fillArguments("a full-time 20-character sha-256 check", text).arguments.text, undefined);
 });

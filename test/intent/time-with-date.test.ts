@@ -17,6 +17,10 @@ const meeting = schema(
 
 const cases: [query: string, expected: Record<string, string>][] = [
   [
+    "Vendor call is at 9:30am India time (IST) on 12 March 2025. What's that for our New York office?",
+    { start_time: "2025-03-12 09:30", source_zone: "Asia/Calcutta", dest_zone: "America/New_York" },
+  ],
+  [
     "What's 9am in Los Angeles on 2025-03-10 in London time?",
     { start_time: "2025-03-10 09:00", source_zone: "America/Los_Angeles", dest_zone: "Europe/London" },
   ],

@@ -1,7 +1,7 @@
 // Candidates set aside before one is chosen, whatever the router's score: a tool whose purpose does not
 // fit the request, so that it answers no_match (and synthesis can run) rather than run or ask astray.
 import type { Tool } from "../../catalog/index.ts";
-import { type FillResult, namesAskedFor } from "../../intent/index.ts";
+import { askedForWords, type FillResult, namesAskedFor, namesUnit } from "../../intent/index.ts";
 import { asksAnotherTime } from "./another-time.ts";
 import { describedWords, isBare } from "./tool-words.ts";
 
@@ -24,5 +24,27 @@ export function setAsideFor(
     !askedFor.some((word) => namesAskedFor([word], describedWords(tool)))
   )
     return `set aside: its words name none of "${askedFor.join(" ")}"`;
+  // So is one that would run, when nothing it says or answers (its words, examples, output fields) names
+  // what the request asks for ("Which Pantone swatch is closest to #e4002b?" to a colour converter). A
+  // unit asked for ("how many kilograms …") is a conversion's target, which the values say, not the words.
+  const asked = askedForWords(
+    query.replace(/^\s*(?:which|what)\s+(?!is\b|are\b|was\b|were\b)/i, "what is the "),
+  ).filter((word) => !ADVERBS.has(word) && !namesUnit(word));
+  const answers = [describedWords(tool), ...outputNames(tool.outputSchema)].join(" ");
+  if (!isBare(tool) && asked.length > 0 && !asked.some((word) => namesAskedFor([word], answers)))
+    return `set aside: nothing it says or answers names "${asked.join(" ")}"`;
   return undefined;
+}
+
+/** Words that place a request in time or space, not what it asks for ("what's the time there"). */
+const ADVERBS = new Set(["there", "then", "now", "here", "today", "tomorrow", "yesterday"]);
+
+/** The property names of an output schema, nested ones too. */
+function outputNames(schema: unknown, depth = 0): string[] {
+  const properties = (schema as { properties?: Record<string, unknown> } | undefined)?.properties;
+  if (depth > 3 || !properties || typeof properties !== "object") return [];
+  return Object.entries(properties).flatMap(([name, child]) => [
+    name.replace(/_/g, " "),
+    ...outputNames(child, depth + 1),
+  ]);
 }

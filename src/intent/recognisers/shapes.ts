@@ -56,7 +56,11 @@ export function findShapes(text: string): Shapes {
       /(?<![\w%])(?:[a-z]+(?:[A-Z][a-z0-9]*)+|[A-Za-z][a-z0-9]*(?:_[A-Za-z0-9]+)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+){2,}|[A-Z]{2,}[a-z0-9]+(?:[A-Z][a-z0-9]+)+)(?![\w%])|(?<!\S)\S*%[0-9A-Fa-f]{2}\S*/g,
     )
       .concat(slugsAndCredentials(text))
-      .sort((a, b) => a.start - b.start),
+      .sort((a, b) => a.start - b.start)
+      // "api_user" inside "api_user:Winter#2025" is part of the one value.
+      .filter(
+        (t, _, all) => !all.some((o) => o !== t && o.start <= t.start && o.end >= t.end && o.text !== t.text),
+      ),
   };
 }
 
