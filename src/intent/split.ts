@@ -11,6 +11,9 @@ const VERBS =
 
 const ASKING_VERB = new RegExp(`\\b(?:${VERBS})\\b`, "i");
 
+/** The most parts a message is read for context in; route-and-execute answers a longer one whole. */
+const MAX_PARTS = 8;
+
 /** The end of a sentence that the next one follows. */
 const SENTENCE_END = /\.\s+(?=\p{L})/u;
 /** The end of a question, and the words that join the next request to it. */
@@ -178,8 +181,10 @@ export function splitIntents(query: string): string[] {
   // Sentences that open a message of several requests by stating something ("Load test results came
   // back.", "Reviewing the ops runbook.") are the first request's context, unless the message asks the
   // same of each thing it states.
+  // Only in a message of a few parts: a longer one is answered whole, and tagging each part costs.
   let lead = 0;
-  while (lead < parts.length - 1 && opensAsContext(parts[lead] ?? "", query)) lead++;
+  while (lead < parts.length - 1 && parts.length <= MAX_PARTS && opensAsContext(parts[lead] ?? "", query))
+    lead++;
   if (lead > 0 && !EACH.test(query)) parts = [parts.slice(0, lead + 1).join(". "), ...parts.slice(lead + 1)];
   // An interjection the separators left alone ("… black or white? oh and is 3.10.0 newer …") is no part.
   parts = parts.filter((p) => !/^(?:oh|ok|okay|also|and|btw|so|um|hmm|right)[\s,.!]*$/i.test(p));

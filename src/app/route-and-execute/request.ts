@@ -185,7 +185,11 @@ export async function answerRequest(
   deps: AnswerDeps,
 ): Promise<RouteAndExecuteResponse> {
   const proposed = request.arguments ? [request.query] : splitIntents(request.query);
-  const split = proposed.length >= 2 ? await withFollowUpsJoined(request, proposed, deps) : proposed;
+  // Each part is planned once more to join follow-ups: only for as many parts as a request is answered as.
+  const split =
+    proposed.length >= 2 && proposed.length <= MAX_INTENTS
+      ? await withFollowUpsJoined(request, proposed, deps)
+      : proposed;
   // A long message cut into many parts is not a list of requests: it is answered whole.
   const intents =
     split.length >= 2 && split.length <= MAX_INTENTS && (await splitHolds(request, split, deps))

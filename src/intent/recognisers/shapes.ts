@@ -80,9 +80,10 @@ function slugsAndCredentials(text: string): Mention[] {
       !/(?:^|-)(?:encode|decode|encoded|decoded|hash|convert)(?:-|$)/i.test(m.text) &&
       !/^[A-Za-z]{1,4}-\d+$/.test(m.text),
   );
-  const credentials = allMatches(
-    text,
-    /(?<!\S)[A-Za-z][\w.-]*:(?!\/\/)[^\s"'“”]*[A-Za-z0-9][^\s"'“”]*(?<![.,;!?])/g,
-  );
+  // One run of non-space characters, its closing punctuation trimmed after: no two stars to backtrack over.
+  const credentials = allMatches(text, /(?<!\S)[A-Za-z][\w.-]*:(?!\/\/)[^\s"'“”]+/g)
+    .map((c) => ({ ...c, text: c.text.replace(/[.,;!?]+$/, "") }))
+    .map((c) => ({ ...c, end: c.start + c.text.length }))
+    .filter((c) => /:.*[A-Za-z0-9]/.test(c.text));
   return [...slugs, ...credentials.filter((c) => !slugs.some((s) => s.start >= c.start && s.end <= c.end))];
 }

@@ -64,8 +64,11 @@ export function isStatement(sentence: string): boolean {
  * ("…, and how many weekdays?", "and which day of the week?"): the same request, not another.
  */
 export function asksFacet(text: string): boolean {
+  // A facet is a few words; a longer remainder is not read with the tagger, which is linear in its length.
+  if (text.length > 120) return false;
   const part = text.trim();
-  if (!/^(?:how many|how much|which|what)\b/i.test(part) || /[\d"'“‘`]/.test(part)) return false;
+  if (part.length > 80 || !/^(?:how many|how much|which|what)\b/i.test(part) || /[\d"'“‘`]/.test(part))
+    return false;
   const terms = (loadNlp()(part).terms().json() as { terms: Term[] }[]).flatMap((t) => t.terms);
   return !terms.some((t) => t.tags.includes("Verb"));
 }
