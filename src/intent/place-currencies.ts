@@ -27,8 +27,9 @@ export function fillCurrencies(f: Filler, params: Param[]): void {
   const source = open.find((p) => p !== target && p.words.some((w) => SOURCE.test(w)));
   // The same currency named twice is one value ("dollars … the dollar amount").
   const distinct = named.filter((c, i) => named.findIndex((d) => d.code === c.code) === i);
+  // A symbol written on the amount ("$6,500") names its currency, and leaves the amount to its parameter.
   const place = (param: Param, c: (typeof named)[number], how: string) =>
-    f.set(param, c.code, c, how, "enum");
+    f.set(param, c.code, c, how, "enum", !ofAmount(f, c));
   if (source && target) {
     if (distinct.length !== 2) return;
     // "to"/"into"/"in" before a currency makes it the target; the currency of the amount ("500 US

@@ -253,6 +253,7 @@ export function unitAfter(text: string, end: number): string | undefined {
 /** Whether the description gives the parameter in that unit ("in seconds", "(m/s^2)"). */
 export function describesUnit(param: Param, unit: string): boolean {
   if (unit.length < 2 && !/[/^°µ]/.test(unit)) return false;
+  if (PREPOSITIONS.has(unit) || /^(?:a|an|the|and|or|is|are|it|this|that)$/.test(unit)) return false; // "800 to start"
   return param.hint.split(/[\s(),;]+/).some((w) => w.replace(/[.:]+$/, "") === unit);
 }
 

@@ -96,3 +96,28 @@ test("a single currency parameter takes the one currency named, as its code", ()
   assert.equal(fillArguments("the net worth in euro of Messi", worth).arguments.currency, "EUR");
   assert.equal(fillArguments("the net worth of Messi", worth).arguments.currency, undefined);
 });
+
+test("a symbol on an amount names its currency and leaves the amount to its parameter", () => {
+  const goal = {
+    type: "object",
+    properties: {
+      target_amount: { type: "number", description: "Amount to save." },
+      currency: { type: "string", description: "Three-letter ISO currency code. Default is 'USD'." },
+    },
+    required: ["target_amount"],
+  };
+  assert.deepEqual(fillArguments("I want $6,500 by next year", goal).arguments, {
+    currency: "USD",
+    target_amount: 6500,
+  });
+});
+
+test("a word that joins is no unit the description gives: 800 to start against 'Amount to save'", () => {
+  const goal = {
+    type: "object",
+    properties: { target_amount: { type: "number", description: "Amount to save." } },
+    required: ["target_amount"],
+  };
+  const fill = fillArguments("I'll put in 800 to start", goal);
+  assert.notEqual(fill.filled[0]?.how, 'number in "to", as the description says');
+});
