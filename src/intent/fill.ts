@@ -118,8 +118,10 @@ export function fillArguments(
     filled: f.filled,
     missing,
     placedOpaque: f.placedOpaque,
+    // A bare call that reads nothing runs on its defaults, unless the request states a value none of its
+    // parameters took ("Send \"Roomba Upstairs\" back to its dock" to a call left without its device).
     confidence: options.bare
-      ? fromQuery.length > 0
+      ? fromQuery.length > 0 || doubts.includes("value_left")
         ? bareFillConfidence([...kinds, ...doubts])
         : 1
       : fillConfidence([...mattering, ...signals]),

@@ -217,14 +217,21 @@ export function fillLabelledQuotes(f: Filler, params: Param[]): void {
   }
 }
 
+const NAME_WORDS = new Set(["name", "title", "label", "nickname"]);
+
 /** Quoted strings, then an opaque blob, then the text after a colon, to the free-text parameters. */
 export function fillText(f: Filler, params: Param[]): void {
   const open = params.filter(
     (p) => p.type === "string" && !f.has(p) && !Array.isArray(p.schema.enum) && !isDateParam(p),
   );
+  // A quoted value is a literal: an optional parameter that names a name or a title takes it too, after
+  // the free-text and the required ones ("Send \"Roomba Upstairs\" back" to device_name).
+  const named = (p: Param) =>
+    !p.required && !TEXT_NAMES.test(p.name) && p.words.some((w) => NAME_WORDS.has(w));
   const textual = [
     ...open.filter((p) => TEXT_NAMES.test(p.name)),
     ...open.filter((p) => p.required && !TEXT_NAMES.test(p.name)),
+    ...open.filter(named),
   ];
   for (const param of textual) {
     if (f.has(param)) continue;
