@@ -34,3 +34,4 @@ export {
   substituteReference,
 } from "./split.ts";
 export { findZones } from "./timezones.ts";
+export { outputNames } from "./unused.ts";

@@ -27,7 +27,7 @@ function targetUnits(text: string): Mention[] {
 }
 
 /** The property names of an output schema, nested ones too, in lower case. */
-function outputNames(schema: JsonSchema | undefined, depth = 0): Set<string> {
+export function outputNames(schema: JsonSchema | undefined, depth = 0): Set<string> {
   const names = new Set<string>();
   const properties = schema?.properties;
   if (depth > 3 || !properties || typeof properties !== "object") return names;

@@ -1,7 +1,7 @@
 // Candidates set aside before one is chosen, whatever the router's score: a tool whose purpose does not
 // fit the request, so that it answers no_match (and synthesis can run) rather than run or ask astray.
 import type { Tool } from "../../catalog/index.ts";
-import { askedForWords, type FillResult, namesAskedFor, namesUnit } from "../../intent/index.ts";
+import { askedForWords, type FillResult, namesAskedFor, namesUnit, outputNames } from "../../intent/index.ts";
 import { asksAnotherTime } from "./another-time.ts";
 import { describedWords, isBare } from "./tool-words.ts";
 
@@ -38,13 +38,3 @@ export function setAsideFor(
 
 /** Words that place a request in time or space, not what it asks for ("what's the time there"). */
 const ADVERBS = new Set(["there", "then", "now", "here", "today", "tomorrow", "yesterday"]);
-
-/** The property names of an output schema, nested ones too. */
-function outputNames(schema: unknown, depth = 0): string[] {
-  const properties = (schema as { properties?: Record<string, unknown> } | undefined)?.properties;
-  if (depth > 3 || !properties || typeof properties !== "object") return [];
-  return Object.entries(properties).flatMap(([name, child]) => [
-    name.replace(/_/g, " "),
-    ...outputNames(child, depth + 1),
-  ]);
-}
