@@ -57,6 +57,27 @@ function dryRun(request: RouteAndExecuteRequest, deps: AnswerDeps): Promise<Rout
   });
 }
 
+/** The dry run of one of a request's texts: the whole request's (`part` false) or one of its parts'. */
+type Plan = (query: string, part: boolean) => Promise<RouteAndExecuteResponse>;
+
+/**
+ * Dry runs of one request's texts, each planned once however many of the checks below ask for it: the
+ * follow-up join and the split check plan the same parts, and the split check and the per-value check the
+ * same whole request.
+ */
+function planner(request: RouteAndExecuteRequest, deps: AnswerDeps): Plan {
+  const plans = new Map<string, Promise<RouteAndExecuteResponse>>();
+  return (query, part) => {
+    const key = `${part ? "part" : "whole"}\u0000${query}`;
+    let plan = plans.get(key);
+    if (!plan) {
+      plan = dryRun({ ...request, query }, part ? { ...deps, part: true } : deps);
+      plans.set(key, plan);
+    }
+    return plan;
+  };
+}
+
 /**
  * Whether the split holds: every part finds a tool (a dependent one may not yet), and not every part only
  * asks. With `tool`, every part must find that one (the parts of one call per value).
@@ -64,17 +85,17 @@ function dryRun(request: RouteAndExecuteRequest, deps: AnswerDeps): Promise<Rout
 async function splitHolds(
   request: RouteAndExecuteRequest,
   intents: string[],
-  deps: AnswerDeps,
+  plan: Plan,
   tool?: string,
 ): Promise<boolean> {
   const planned: RouteAndExecuteResponse[] = [];
   for (const [i, intent] of intents.entries()) {
-    const plan = await dryRun({ ...request, query: intent }, { ...deps, part: true });
+    const partPlan = await plan(intent, true);
     // A part that works on another's result ("… and then double it") cannot be dropped by answering the
     // request whole: it stays, unanswered.
-    if (plan.status === "no_match" && !(i > 0 && DEPENDENT.test(intent))) return false;
-    if (tool !== undefined && plan.tool !== tool) return false;
-    planned.push(plan);
+    if (partPlan.status === "no_match" && !(i > 0 && DEPENDENT.test(intent))) return false;
+    if (tool !== undefined && partPlan.tool !== tool) return false;
+    planned.push(partPlan);
   }
   // Parts that all ask for input ("compare the two versions and tell me which is newer") were one request;
   // a part that had every value and only awaits confirmation (its confidence is under the bar) asks nothing
@@ -92,7 +113,7 @@ async function splitHolds(
   if (!asking) return true;
   const sameTool = planned.some((q) => q !== asking && q.tool === asking.tool);
   if (!sameTool && !(at > 0 && continues(intents[at] ?? "", intents[0] ?? ""))) return true;
-  const whole = await dryRun(request, deps);
+  const whole = await plan(request.query, false);
   if (whole.tool !== asking.tool) return true;
   // Nor is it a split when the whole request is that tool's call once per value ("convert 5 miles and 10
   // miles to km": "convert 5 miles" lacks its target); answered one part per value instead.
@@ -107,25 +128,20 @@ async function splitHolds(
  * Only when no other part calls that tool: parts of one tool told in several ("The first one has …. The
  * second one has …. Can you calculate both?") are several calls, as splitHolds decides.
  */
-async function withFollowUpsJoined(
-  request: RouteAndExecuteRequest,
-  intents: string[],
-  deps: AnswerDeps,
-): Promise<string[]> {
+async function withFollowUpsJoined(intents: string[], plan: Plan): Promise<string[]> {
   const plans: RouteAndExecuteResponse[] = [];
-  for (const intent of intents)
-    plans.push(await dryRun({ ...request, query: intent }, { ...deps, part: true }));
+  for (const intent of intents) plans.push(await plan(intent, true));
   const calls = (tool: string | undefined) => plans.filter((p) => p.tool === tool).length;
   const joined: string[] = [];
   for (const [i, intent] of intents.entries()) {
-    const plan = plans[i] as RouteAndExecuteResponse;
+    const part = plans[i] as RouteAndExecuteResponse;
     const previous = plans[i - 1];
     const asksMore =
       previous !== undefined &&
-      plan.status === "needs_input" &&
-      plan.tool === previous.tool &&
-      calls(plan.tool) === 2 &&
-      !readsOwnValue(plan);
+      part.status === "needs_input" &&
+      part.tool === previous.tool &&
+      calls(part.tool) === 2 &&
+      !readsOwnValue(part);
     if (asksMore) joined[joined.length - 1] = `${joined.at(-1)}. ${intent}`;
     else joined.push(intent);
   }
@@ -185,16 +201,17 @@ export async function answerRequest(
   deps: AnswerDeps,
 ): Promise<RouteAndExecuteResponse> {
   const proposed = request.arguments ? [request.query] : splitIntents(request.query);
-  // Each part is planned once more to join follow-ups: only for as many parts as a request is answered as.
+  const plan = planner(request, deps);
+  // Parts are planned only for as many as a request is answered as.
   const split =
     proposed.length >= 2 && proposed.length <= MAX_INTENTS
-      ? await withFollowUpsJoined(request, proposed, deps)
+      ? await withFollowUpsJoined(proposed, plan)
       : proposed;
   // A long message cut into many parts is not a list of requests: it is answered whole.
   const intents =
-    split.length >= 2 && split.length <= MAX_INTENTS && (await splitHolds(request, split, deps))
+    split.length >= 2 && split.length <= MAX_INTENTS && (await splitHolds(request, split, plan))
       ? split
-      : await perValue(request, deps);
+      : await perValue(request, plan);
   if (!intents) return accounted(await answerOne(request, deps));
   return answerParts(request, intents, deps);
 }
@@ -206,13 +223,13 @@ const JOINER = /,|\b(?:and|or|respectively)\b/i;
  * The request as one part per value, when it names several values for one of its tool's single-valued
  * parameters and the parts hold as a split would (fan-out.ts); otherwise undefined.
  */
-async function perValue(request: RouteAndExecuteRequest, deps: AnswerDeps): Promise<string[] | undefined> {
+async function perValue(request: RouteAndExecuteRequest, plan: Plan): Promise<string[] | undefined> {
   if (request.arguments || !JOINER.test(request.query)) return undefined;
-  const plan = await dryRun(request, deps);
-  if (plan.status !== "needs_input" || !plan.missing || !plan.tool) return undefined;
-  const parts = onePerValue(request.query, plan.missing, MAX_INTENTS);
+  const whole = await plan(request.query, false);
+  if (whole.status !== "needs_input" || !whole.missing || !whole.tool) return undefined;
+  const parts = onePerValue(request.query, whole.missing, MAX_INTENTS);
   // Each part is the whole request's call with one value: a part that another tool answers is no such call.
-  return parts && (await splitHolds(request, parts, deps, plan.tool)) ? parts : undefined;
+  return parts && (await splitHolds(request, parts, plan, whole.tool)) ? parts : undefined;
 }
 
 /** Each part in order; a later part may work on an earlier one's result. */
