@@ -56,11 +56,26 @@ export function findShapes(text: string): Shapes {
       /(?<![\w%])(?:[a-z]+(?:[A-Z][a-z0-9]*)+|[A-Za-z][a-z0-9]*(?:_[A-Za-z0-9]+)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+){2,}|[A-Z]{2,}[a-z0-9]+(?:[A-Z][a-z0-9]+)+)(?![\w%])|(?<!\S)\S*%[0-9A-Fa-f]{2}\S*/g,
     )
       .concat(slugsAndCredentials(text))
-      .sort((a, b) => a.start - b.start)
       // "api_user" inside "api_user:Winter#2025" is part of the one value.
-      .filter(
-        (t, _, all) => !all.some((o) => o !== t && o.start <= t.start && o.end >= t.end && o.text !== t.text),
-      ),
+      .sort((a, b) => a.start - b.start || b.end - a.end)
+      .filter(outermost()),
+  };
+}
+
+/**
+ * A filter, over mentions sorted by start and then longest first, that keeps those no other span holds: one
+ * pass with the furthest end so far, not a search of every other mention for each (a long message has
+ * thousands). A mention of the same span as the one before shares its fate.
+ */
+function outermost(): (mention: Mention) => boolean {
+  let reach = -1;
+  let previous: { mention: Mention; kept: boolean } | undefined;
+  return (mention) => {
+    const same = previous?.mention.start === mention.start && previous.mention.end === mention.end;
+    const kept = same && previous ? previous.kept : reach < mention.end;
+    reach = Math.max(reach, mention.end);
+    previous = { mention, kept };
+    return kept;
   };
 }
 

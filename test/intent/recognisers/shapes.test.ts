@@ -47,4 +47,10 @@ test("shapes stay linear on long adversarial text", () => {
     "1,1 ".repeat(2_000),
   ])
     assert.ok(Array.isArray(findShapes(text).expressions));
+  // Thousands of identifiers, each kept once and none held by another.
+  assert.equal(findShapes("user_id ".repeat(4_000)).tokens.length, 4_000);
+  assert.deepEqual(
+    findShapes("base64-encode api_user:Winter#2025 and build-1023").tokens.map((t) => t.text),
+    ["api_user:Winter#2025", "build-1023"],
+  );
 });
