@@ -11,6 +11,9 @@ const VERBS =
 
 const ASKING_VERB = new RegExp(`\\b(?:${VERBS})\\b`, "i");
 
+/** A quotation mark that opens a quoted value; an apostrophe inside a word ("the vendor's") is none. */
+const OPENS_QUOTE = /["“‘`]|(?<!\w)'(?=\w)/;
+
 /** The most parts a message is read for context in; route-and-execute answers a longer one whole. */
 const MAX_PARTS = 8;
 
@@ -65,7 +68,8 @@ function addsContext(after: string): boolean {
   // A purpose with no value of its own ("Want to check it against the vendor's checksum.").
   if (
     /^(?:want|need|trying|going|have)\s+to\b|^so\s+(?:i|we)\b/i.test(after) &&
-    !/[\d"“‘`]|(?<!\w)'(?=\w)/.test(after)
+    !/\d/.test(after) &&
+    !OPENS_QUOTE.test(after)
   )
     return true;
   // A statement, values and all ("The conference caps it at 250 and the deadline is 11 June.").
@@ -146,7 +150,7 @@ function opensAsContext(part: string, query: string): boolean {
   // Not a question whose mark the split took ("If I leave 8,000 at 4.5% …, what's the final balance?").
   const at = query.indexOf(part);
   if (/[.?!]\s/.test(part) || (at >= 0 && query[at + part.length] === "?")) return false;
-  if (/\b(?:what|what's|whats|how|which|when|where|why|who)\b|["“‘`]|(?<!\w)'(?=\w)/i.test(part))
+  if (/\b(?:what|what's|whats|how|which|when|where|why|who)\b/i.test(part) || OPENS_QUOTE.test(part))
     return false;
   return isStatement(part) || (!opensRequest(part) && !/[\d"'“‘`?]/.test(part));
 }
