@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { currencyCode } from "../../src/intent/currencies.ts";
 import { fillArguments } from "../../src/intent/index.ts";
+import { num, schema, str } from "./made-up-schemas.ts";
 
 const codes: [text: string, code: string | undefined][] = [
   ["euros", "EUR"],
@@ -98,14 +99,13 @@ test("a single currency parameter takes the one currency named, as its code", ()
 });
 
 test("a symbol on an amount names its currency and leaves the amount to its parameter", () => {
-  const goal = {
-    type: "object",
-    properties: {
-      target_amount: { type: "number", description: "Amount to save." },
-      currency: { type: "string", description: "Three-letter ISO currency code. Default is 'USD'." },
+  const goal = schema(
+    {
+      target_amount: num("Amount to save."),
+      currency: str("Three-letter ISO currency code. Default is 'USD'."),
     },
-    required: ["target_amount"],
-  };
+    ["target_amount"],
+  );
   assert.deepEqual(fillArguments("I want $6,500 by next year", goal).arguments, {
     currency: "USD",
     target_amount: 6500,
@@ -113,11 +113,7 @@ test("a symbol on an amount names its currency and leaves the amount to its para
 });
 
 test("a word that joins is no unit the description gives: 800 to start against 'Amount to save'", () => {
-  const goal = {
-    type: "object",
-    properties: { target_amount: { type: "number", description: "Amount to save." } },
-    required: ["target_amount"],
-  };
+  const goal = schema({ target_amount: num("Amount to save.") }, ["target_amount"]);
   const fill = fillArguments("I'll put in 800 to start", goal);
   assert.notEqual(fill.filled[0]?.how, 'number in "to", as the description says');
 });

@@ -3,14 +3,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { BARE_FILL_CONFIDENCE_BAR, fillArguments } from "../../src/intent/index.ts";
+import { schema, str } from "./made-up-schemas.ts";
 
-const dock = {
-  type: "object",
-  properties: {
-    device_name: { type: "string", description: "Name of the robot. Default is the primary one." },
-  },
-  required: [],
-};
+const dock = schema({ device_name: str("Name of the robot. Default is the primary one.") }, []);
 
 test("a quoted value goes to an optional parameter that names a name", () => {
   assert.equal(
@@ -20,11 +15,7 @@ test("a quoted value goes to an optional parameter that names a name", () => {
 });
 
 test("a bare call that reads nothing is not sure when the request states a value no parameter took", () => {
-  const mode = {
-    type: "object",
-    properties: { mode: { type: "string", enum: ["eco", "max"] } },
-    required: [],
-  };
+  const mode = schema({ mode: { type: "string", enum: ["eco", "max"] } }, []);
   const silent = fillArguments("run the cleaner", mode, {}, { bare: true });
   assert.equal(silent.confidence, 1);
   const stated = fillArguments('run the cleaner on "Roomba Upstairs"', mode, {}, { bare: true });

@@ -77,15 +77,14 @@ test("digits with a fraction in words are one quantity: 2 and a half cups", () =
 
 test("a unit parameter with an enum takes the enum's form of the unit written", () => {
   const units = ["tsp", "tbsp", "cup", "fl_oz", "ml", "l", "g", "kg", "oz", "lb"];
-  const kitchen = {
-    type: "object",
-    properties: {
+  const kitchen = schema(
+    {
       quantity: { type: "number" },
       from_unit: { type: "string", enum: units },
       to_unit: { type: "string", enum: units },
     },
-    required: ["quantity", "from_unit", "to_unit"],
-  };
+    ["quantity", "from_unit", "to_unit"],
+  );
   assert.deepEqual(fillArguments("Convert 350 milliliters of milk to cups.", kitchen).arguments, {
     quantity: 350,
     from_unit: "ml",
