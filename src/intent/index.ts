@@ -24,6 +24,7 @@ export {
 export { findOpaqueValues, type OpaqueKind, type OpaqueValue, routingText } from "./opaque.ts";
 export { pastedDataStart } from "./recognisers/pasted.ts";
 export { opensRequest } from "./recognisers/statements.ts";
+export { requestedAction } from "./requested-action.ts";
 export { escapeRegExp } from "./schema-cues.ts";
 export {
   primaryValue,

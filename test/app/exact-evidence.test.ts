@@ -148,3 +148,26 @@ test("a described tool that would run is set aside when nothing it says or answe
   );
   assert.equal(answered.status, "completed", JSON.stringify(answered.steps));
 });
+
+test("a described tool is set aside when its words never name the command the request opens with", async () => {
+  const codec = described(
+    {
+      name: "text_codec",
+      description: "Encodes text to base64 or decodes it back",
+      inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+    },
+    "encode 'hello' as base64",
+    { text: "hello" },
+  );
+  for (const query of ["Reverse the string 'switchboard-2025'", "please mint me a token for 'qa-bot'"]) {
+    const deps = standInDeps([[codec, 0.6]]);
+    const answer = await answerRequest({ query }, deps);
+    assert.equal(answer.status, "no_match", `${query}: ${JSON.stringify(answer.steps)}`);
+    assert.deepEqual(deps.ran, []);
+  }
+  // A command the tool names, or one that names no operation ("make"), keeps it.
+  for (const query of ["Encode the text 'hello' as base64", "make this base64: 'hello'"]) {
+    const answer = await answerRequest({ query }, standInDeps([[codec, 0.6]]));
+    assert.equal(answer.status, "completed", `${query}: ${JSON.stringify(answer.steps)}`);
+  }
+});

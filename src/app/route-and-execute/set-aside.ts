@@ -1,7 +1,14 @@
 // Candidates set aside before one is chosen, whatever the router's score: a tool whose purpose does not
 // fit the request, so that it answers no_match (and synthesis can run) rather than run or ask astray.
 import type { Tool } from "../../catalog/index.ts";
-import { askedForWords, type FillResult, namesAskedFor, namesUnit, outputNames } from "../../intent/index.ts";
+import {
+  askedForWords,
+  type FillResult,
+  namesAskedFor,
+  namesUnit,
+  outputNames,
+  requestedAction,
+} from "../../intent/index.ts";
 import { asksAnotherTime } from "./another-time.ts";
 import { describedWords, isBare } from "./tool-words.ts";
 
@@ -24,6 +31,11 @@ export function setAsideFor(
     !askedFor.some((word) => namesAskedFor([word], describedWords(tool)))
   )
     return `set aside: its words name none of "${askedFor.join(" ")}"`;
+  // So is one whose words never name the command the request opens with ("Reverse the string …" to a
+  // URL codec, "Mint me a JWT" to a JWT decoder).
+  const action = requestedAction(query);
+  if (!isBare(tool) && action && !namesAskedFor([action], describedWords(tool)))
+    return `set aside: its words never name "${action}"`;
   // So is one that would run, when nothing it says or answers (its words, examples, output fields) names
   // what the request asks for ("Which Pantone swatch is closest to #e4002b?" to a colour converter). A
   // unit asked for ("how many kilograms …") is a conversion's target, which the values say, not the words.
