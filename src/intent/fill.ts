@@ -19,8 +19,9 @@ import {
 import type { OpaqueValue } from "./opaque.ts";
 import { fillFrequencies } from "./periods.ts";
 import { fillCurrencies } from "./place-currencies.ts";
+import { fillDescribedIds } from "./place-described-ids.ts";
 import { fillDescribedValues, fillEnums } from "./place-enums.ts";
-import { fillIdentifiers } from "./place-ids.ts";
+import { fillIdentifiers, fillLoneId } from "./place-ids.ts";
 import { contestedEnums, fillPhrases, fillValueWords } from "./place-learned.ts";
 import { fillLists } from "./place-lists.ts";
 import { fillNumbers, unplacedNumbers } from "./place-numbers.ts";
@@ -58,6 +59,8 @@ export function fillArguments(
   if (start > 0) f.claim({ start: 0, end: start });
   fillOpaque(f, params);
   fillIdentifiers(f, params);
+  fillDescribedIds(f, params);
+  if (options.bare) fillLoneId(f, params);
   fillLabelledQuotes(f, params);
   fillEnums(f, params);
   if (options.bare) fillDescribedValues(f, params);

@@ -42,7 +42,8 @@ function takesId(param: Param): boolean {
 function namesAThing(param: Param): boolean {
   return (
     param.type === "string" &&
-    param.words.length === 1 &&
+    // "deployment_name" is named for a deployment as much as "deployment" is.
+    (param.words.length === 1 || (param.words.length === 2 && param.words[1] === "name")) &&
     enumValues(param).length === 0 &&
     !isDateParam(param) &&
     typeof param.schema.format !== "string" &&
@@ -65,6 +66,32 @@ const NOT_A_THING =
 export function fillIdentifiers(f: Filler, params: Param[]): void {
   const open = params.filter((p) => !f.has(p) && (takesId(p) || namesAThing(p)));
   if (open.length === 0) return;
+  placeNamedIds(f, open);
+}
+
+/**
+ * The one identifier of capitals and four or more digits the request writes ("truck TRK-2210"), when a single required
+ * identifier parameter of a bare tool is left open and at most one other takes identifiers: the word before
+ * it need not be the parameter's. A described tool's examples teach it the words instead; a
+ * "14-character" password is no identifier.
+ */
+export function fillLoneId(f: Filler, params: Param[]): void {
+  const ids = params.filter((p) => takesId(p) && p.type === "string");
+  const open = ids.filter((p) => !f.has(p));
+  const param = open[0];
+  if (open.length !== 1 || !param?.required || ids.length > 2) return;
+  const tokens = [...f.text.matchAll(LONE_TOKEN)]
+    .map((m) => ({ value: m[0], start: m.index ?? 0, end: (m.index ?? 0) + m[0].length }))
+    .filter((t) => /\d{4}/.test(t.value) && /[A-Z]{2}/.test(t.value) && !/[a-z]/.test(t.value) && f.free(t));
+  const token = tokens[0];
+  if (tokens.length === 1 && token)
+    f.set(param, token.value, token, "the one identifier written", "kind_cue");
+}
+
+/** A token of letters and digits joined by "-" or "_", which a colon or a full stop may end ("TRK-0918:"). */
+const LONE_TOKEN = /(?<![\w@.#/:^*+=-])[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)+(?![\w@/^*+=(-]|[.:]\w)/g;
+
+function placeNamedIds(f: Filler, open: Param[]): void {
   // Only a parameter named for one thing takes a plain word before its name ("the prod namespace").
   const nameFirst = open.filter(namesAThing);
   const tokens = [...f.text.matchAll(TOKEN)].map((match) => {

@@ -1,6 +1,7 @@
 // Values with a shape of their own (dates, versions, colours, date-times, times, cron lines, expressions)
 // to the parameters whose schema names that shape; dates in one assignment.
 import { assignBest, type Candidate } from "./assign.ts";
+import { inDescribedFormat } from "./described-dates.ts";
 import type { Filler, MissingField, Param } from "./filler.ts";
 import type { Span } from "./opaque.ts";
 import { CUE, MAX_ASSIGNED, namesWord } from "./place-numbers.ts";
@@ -158,7 +159,7 @@ export function placeDates(f: Filler, params: Param[]): void {
   for (const [i, d] of dates.entries()) {
     const before = f.text.slice(Math.max(0, d.start - 20), d.start);
     for (const [j, param] of params.entries()) {
-      if (param.schema.pattern && !matchesPattern(param, d.value)) continue;
+      if (param.schema.pattern && !matchesPattern(param, inDescribedFormat(param.hint, d.value))) continue;
       // "today" is a value only where the schema says so; an optional date left out is today already.
       if (
         d.value === "today" &&
@@ -182,7 +183,7 @@ export function placeDates(f: Filler, params: Param[]): void {
   for (const c of assignBest(dates, params, candidates))
     f.set(
       c.param,
-      c.mention.value,
+      inDescribedFormat(c.param.hint, c.mention.value),
       c.mention,
       how.get(`${dates.indexOf(c.mention)}:${params.indexOf(c.param)}`) ?? "date",
       "shape",

@@ -63,10 +63,13 @@ function withoutTime(from: number, said: string): { start: number; end: number; 
 }
 
 export function findDates(text: string): DateMention[] {
-  const iso = allMatches(text, /\b(\d{4}-\d{2}-\d{2})\b|\b(today)\b/gi, -1).map((m) => ({
-    ...m,
-    value: m.text.toLowerCase() === "today" ? "today" : m.text,
-  }));
+  const iso = [
+    ...allMatches(text, /\b(\d{4}-\d{2}-\d{2})\b|\b(today)\b/gi, -1).map((m) => ({
+      ...m,
+      value: m.text.toLowerCase() === "today" ? "today" : m.text,
+    })),
+    ...slashedDates(text),
+  ];
   const taken = (start: number, end: number) => iso.some((d) => start < d.end && end > d.start);
   const words: DateMention[] = [];
   // Only text with a month name or an ordinal day can hold a date in words; most requests skip chrono.
@@ -101,4 +104,29 @@ export function findDates(text: string): DateMention[] {
     }
   }
   return [...iso, ...words].sort((a, b) => a.start - b.start);
+}
+
+/**
+ * Dates in figures with slashes: year first ("2025/11/04"), or a day and a month in either order where one
+ * of them is over 12 and so can only be the day ("7/15/2025", "15/7/2025"); "3/4/2025" is left unread.
+ */
+function slashedDates(text: string): DateMention[] {
+  const dates: DateMention[] = [];
+  for (const m of text.matchAll(
+    /(?<![\d/.])(?:(\d{4})\/(\d{1,2})\/(\d{1,2})|(\d{1,2})\/(\d{1,2})\/(\d{4}))(?![\d/])/g,
+  )) {
+    const [year, a, b] = m[1] ? [m[1], m[2], m[3]] : [m[6], m[4], m[5]];
+    const [first, second] = [Number(a), Number(b)];
+    const [month, day] = m[1]
+      ? [first, second]
+      : first > 12
+        ? [second, first]
+        : second > 12
+          ? [first, second]
+          : [0, 0];
+    if (month < 1 || month > 12 || day < 1 || day > 31) continue;
+    const start = m.index ?? 0;
+    dates.push({ start, end: start + m[0].length, text: m[0], value: `${year}-${pad(month)}-${pad(day)}` });
+  }
+  return dates;
 }

@@ -42,6 +42,17 @@ const cases: [string, [text: string, value: string][]][] = [
   ["book it on 11 November 2025 at 2:15 pm", [["on 11 November 2025", "2025-11-11"]]],
   ["parking from 5:30 pm to 11 pm on August 9, 2025", [["August 9, 2025", "2025-08-09"]]],
   ["version 1.2.3", []],
+  // Figures with slashes: year first, or a day over 12 that says which number is the day.
+  ["service on 2025/11/04", [["2025/11/04", "2025-11-04"]]],
+  [
+    "review on 7/15/2025, or 15/7/2025",
+    [
+      ["7/15/2025", "2025-07-15"],
+      ["15/7/2025", "2025-07-15"],
+    ],
+  ],
+  ["on 3/4/2025", []],
+  ["path a/12/2025/x", []],
 ];
 
 for (const [text, expected] of cases)
