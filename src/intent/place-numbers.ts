@@ -5,6 +5,7 @@ import { inDescribedUnit, unitFactor, unitKindCue } from "./described-units.ts";
 import { requestStart } from "./envelope.ts";
 import { type Filler, type JsonSchema, type MissingField, type Param, typeOf } from "./filler.ts";
 import type { NumberMention } from "./mentions.ts";
+import { phraseAfter, phraseNaming } from "./number-phrases.ts";
 import type { Span } from "./opaque.ts";
 import { PERIOD_MARGIN, periodAfter } from "./periods.ts";
 import { namesRangeEnd, rangeEnd } from "./ranges.ts";
@@ -109,12 +110,21 @@ export function namesWord(param: Param, written: string): boolean {
 }
 
 /**
- * Whether `word` is the parameter's own and tells it from the other numeric parameters: a word every one of
- * them names ("cm" of focal_length_cm and object_distance_cm) says nothing of which one a number is for.
+ * Whether `word` is the parameter's own and tells it from the other numeric parameters. A word another of
+ * them names too ("m" of acid_concentration_m and base_concentration_m) is this one's only when the phrase
+ * it is part of names more of this one's words ("0.15 M acetic acid", "4 light years" for
+ * distance_in_light_years, not speed_of_light), or as many and this one's name says less besides ("30
+ * years" for years, not payment_per_year).
  */
-function ownWord(param: Param, word: string, peers: Peers): boolean {
-  return (
-    namesWord(param, word) && (peers.numeric.length < 2 || !peers.numeric.every((p) => namesWord(p, word)))
+function ownWord(param: Param, word: string, peers: Peers, phrase: readonly string[] = [word]): boolean {
+  if (!namesWord(param, word)) return false;
+  const named = (p: Param) => phrase.filter((w) => namesWord(p, w === "into" ? "to" : w)).length;
+  return peers.numeric.every(
+    (p) =>
+      p === param ||
+      !namesWord(p, word) ||
+      named(p) < named(param) ||
+      (named(p) === named(param) && p.words.length > param.words.length),
   );
 }
 
@@ -138,16 +148,18 @@ function numberCue(f: Filler, n: NumberMention, param: Param, peers: Peers): Sco
       side = s;
     }
   };
-  if (ownWord(param, n.next, peers)) take(CUE.ownWord, `number before "${n.next}"`, "own_word", "after");
-  if (ownWord(param, n.previous, peers))
+  const after = phraseAfter(f.text, n.end);
+  if (ownWord(param, n.next, peers, after))
+    take(CUE.ownWord, `number before "${n.next}"`, "own_word", "after");
+  const twoBack = /([a-z]+)\s+[a-z]+\s*$/i
+    .exec(f.text.slice(Math.max(0, n.start - 30), n.start))?.[1]
+    ?.toLowerCase();
+  if (ownWord(param, n.previous, peers, [twoBack ?? "", n.previous]))
     take(CUE.ownWord, `number after "${n.previous}"`, "own_word", "before");
   if (n.next && param.after.has(n.next))
     take(CUE.learned, `number before "${n.next}", as in the examples`, "learned", "after");
   if (n.previous && param.before.has(n.previous))
     take(CUE.learned, `number after "${n.previous}", as in the examples`, "learned", "before");
-  const twoBack = /([a-z]+)\s+[a-z]+\s*$/i
-    .exec(f.text.slice(Math.max(0, n.start - 30), n.start))?.[1]
-    ?.toLowerCase();
   if (twoBack && param.before.has(twoBack) && weight > 0) weight += CUE.learnedFar;
   const range = rangeEnd(f.text, n);
   // Weighed as an own word, but read no surer than a kind: the confidence tables were fitted without it.
@@ -180,6 +192,8 @@ function numberCue(f: Filler, n: NumberMention, param: Param, peers: Peers): Sco
     take(CUE.kind, `number in "${unit}", as the description says`, "kind_cue");
   if (unitFactor(f.text, n, param) !== 1 || unitKindCue(f.text, n, param, peers.numeric))
     take(CUE.kind, "number in a unit of the parameter's kind", "kind_cue");
+  const following = distinctWords(param, after.slice(1), peers);
+  if (following.length > 0) take(CUE.phrase, `number before "${following.join(" ")}"`, "own_word", "after");
   const named = phraseNaming(f.text, n.start);
   if (named.length > 0 && distinctWords(param, named, peers).length > 0)
     take(CUE.phrase, `number after "${named.join(" ")}"`, "own_word", "before");
@@ -257,29 +271,15 @@ export function describesUnit(param: Param, unit: string): boolean {
   return param.hint.split(/[\s(),;]+/).some((w) => w.replace(/[.:]+$/, "") === unit);
 }
 
-/**
- * The words of the noun phrase a number is stated for: "a gauge pressure of 2" (gauge, pressure), "the
- * initial speed is 10". Only up to three words before "of", "is", "=" or ":" right before the number.
- */
-function phraseNaming(text: string, start: number): string[] {
-  const before = text.slice(Math.max(0, start - 60), start).toLowerCase();
-  const m =
-    /((?:[a-z]+\s+){1,3})(?:of|is|=|:|equal to|equals)\s*(?:about\s+|approximately\s+|around\s+)?[$€£]?$/.exec(
-      before,
-    );
-  return m?.[1]?.trim().split(/\s+/) ?? [];
-}
-
 /** The phrase's words that name this parameter and not every other open numeric one. */
 function distinctWords(param: Param, words: string[], peers: Peers): string[] {
-  return words.filter(
-    (w) => w.length > 2 && namesWord(param, w) && !peers.numeric.every((p) => namesWord(p, w)),
-  );
+  return words.filter((w) => w.length > 2 && ownWord(param, w, peers));
 }
 
 /** The numeric parameters, and the units every one's description names ("in meters"), which tell none apart. */
 function peersOf(f: Filler, params: Param[]): Peers {
-  const numeric = params.filter(takesNumber);
+  // A parameter placed already (a frequency, a range) competes for no number.
+  const numeric = params.filter((p) => takesNumber(p) && !f.has(p));
   const units = f.mentions.numbers.map((n) => unitAfter(f.text, n.end));
   const sharedUnits = new Set(
     units.filter(

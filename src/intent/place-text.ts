@@ -98,9 +98,12 @@ export function fillBooleans(f: Filler, params: Param[]): void {
     const match = new RegExp(`\\b(no|not|without|don't)?\\s*(?:${words.join(joint)}${moved})\\b`).exec(lower);
     if (!match) continue;
     // "Don't return full text", "do not include the chart": a negation a verb or two before, in the clause.
+    // "turn crossplay off", "disable the cache": switched off after the name or before it.
+    const end = match.index + match[0].length;
     const negated =
       Boolean(match[1]) ||
-      /\b(?:no|not|never|without|don't|dont|doesn't|exclude|excluding|skip)\s+(?:[a-z]+\s+){0,2}$/.test(
+      /^\s*(?:[:=]\s*)?(?:off|disabled|false)\b/.test(lower.slice(end, end + 12)) ||
+      /\b(?:no|not|never|without|don't|dont|doesn't|exclude|excluding|skip|disable|disabling|deactivate|turn off|switch off)\s+(?:[a-z]+\s+){0,2}$/.test(
         `${lower.slice(Math.max(0, match.index - 40), match.index).trimEnd()} `,
       );
     f.set(param, !negated, { start: match.index, end: match.index + match[0].length }, "named", "flag");

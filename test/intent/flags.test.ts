@@ -23,6 +23,10 @@ const cases: [query: string, name: string, value: boolean | undefined][] = [
   ["leave 22% and round the total up to a whole number", "round_up_total", true],
   ["round up the total", "round_up_total", true],
   ["the total, rounded", "round_up_total", undefined],
+  // Switched off after the name, or before it.
+  ["queue us for ranked. Turn crossplay off", "crossplay", false],
+  ["disable the cache for this run", "cache", false],
+  ["crossplay on please", "crossplay", true],
 ];
 
 for (const [query, name, value] of cases)

@@ -167,3 +167,34 @@ test("a unit written short names the parameter that spells it out (90 mins: dura
   };
   assert.equal(fillArguments("a call with 4 attendees, 90 mins", event).arguments.duration_minutes, 90);
 });
+
+test("a word two parameters name goes to the one its phrase names more of, never by order", () => {
+  const schema = (properties: Record<string, unknown>) => ({
+    type: "object",
+    properties,
+    required: Object.keys(properties),
+  });
+  const buffer = schema({
+    base_concentration_m: { type: "number" },
+    acid_concentration_m: { type: "number" },
+    pka: { type: "number" },
+  });
+  const mixed = fillArguments("0.15 M acetic acid and 0.25 M sodium acetate, pKa 4.76", buffer);
+  assert.equal(mixed.arguments.acid_concentration_m, 0.15);
+  assert.equal(mixed.arguments.base_concentration_m, 0.25);
+  const light = schema({ speed_of_light: { type: "integer" }, distance_in_light_years: { type: "integer" } });
+  assert.equal(fillArguments("a star 4 light years away", light).arguments.distance_in_light_years, 4);
+  // As many words named: the parameter whose name says least besides ("years", not payment_per_year).
+  const annuity = schema({ payment_per_year: { type: "integer" }, years: { type: "integer" } });
+  const paid = fillArguments("paying $1000 per year for 30 years", annuity);
+  assert.deepEqual(paid.arguments, { payment_per_year: 1000, years: 30 });
+  // A phrase after the unit names the parameter: "18 inch overhangs".
+  const roof = schema({
+    width_ft: { type: "number", description: "in feet" },
+    overhang_in: { type: "number" },
+  });
+  assert.deepEqual(fillArguments("28 feet wide with 18 inch overhangs", roof).arguments, {
+    width_ft: 28,
+    overhang_in: 18,
+  });
+});

@@ -45,6 +45,11 @@ function describe(
 const DECIMAL_COMMA = /(?<![\d.,])([€$£¥]\s?)?(\d{1,6}),(\d{2})(?![\d,.])/g;
 const CURRENCY_AFTER = /^\s*(?:[€$£¥]|(?:eur|euros?|usd|gbp|chf|sek|nok|dkk|pln|kr|zł)\b)/i;
 
+/** "minus" or "negative" right before a number. */
+const SIGN_WORD = /((?:minus|negative)\s+)$/i;
+/** What before the sign word makes it an operation: a number, a bracket, an operator ("10 minus 5"). */
+const OPERAND_BEFORE = /(?:[\d)\]%]|[-+*/^=]|\b(?:and|plus|times|minus))\s*$/i;
+
 export function findNumbers(text: string): NumberMention[] {
   const out: NumberMention[] = [];
   // A number joined to the word before it by a hyphen names something ("utf-8", "sha-256", "covid-19").
@@ -88,7 +93,17 @@ export function findNumbers(text: string): NumberMention[] {
       value += fraction[1]?.toLowerCase() === "half" ? 0.5 : 0.25;
       end += fraction[0].length;
     }
-    const span = { start: match.index, end, text: text.slice(match.index, end), value };
+    // "minus 5°C", "negative 12": a sign in words, unless a number or a bracket before it makes it a
+    // subtraction ("10 minus 5").
+    const sign = symbol
+      ? undefined
+      : SIGN_WORD.exec(text.slice(Math.max(0, match.index - 12), match.index))?.[1];
+    const start =
+      sign && !OPERAND_BEFORE.test(text.slice(0, match.index - sign.length))
+        ? match.index - sign.length
+        : match.index;
+    const signed = start < match.index && value > 0 ? -value : value;
+    const span = { start, end, text: text.slice(start, end), value: signed };
     out.push(describe(text, span, false, money, Boolean(percentSign) && !letter));
   }
   // Integers with a base prefix ("0xff", "0b1010", "0o17"): one number, whose text is the literal.

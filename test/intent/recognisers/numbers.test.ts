@@ -12,6 +12,16 @@ const cases: [string, [text: string, value: number, next: string, percent: boole
     ],
   ],
   ["a 30m walk", [["30", 30, "m", false, false]]],
+  // A sign in words, unless a number or an operator before it makes it a subtraction.
+  ["the OAT is minus 5 degrees", [["minus 5", -5, "degrees", false, false]]],
+  ["a balance of negative 12.5", [["negative 12.5", -12.5, "", false, false]]],
+  [
+    "what is 10 minus 5",
+    [
+      ["10", 10, "minus", false, false],
+      ["5", 5, "", false, false],
+    ],
+  ],
   // A multiple of pi is no number written.
   ["a sine wave from 0 to 2 pi", [["0", 0, "to", false, false]]],
   // The word a hyphen joins to a number is the word after it.
