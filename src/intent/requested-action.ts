@@ -17,9 +17,11 @@ const GENERIC = new Set(
   ),
 );
 
-/** What follows a verb used as a command: its object ("the", "this", "me a", "every"). */
-const OBJECT =
-  /^\s+(?:me\s+|us\s+)?(?:the|a|an|this|that|these|those|my|our|your|it|them|every|all|each|some|both)\b/i;
+/**
+ * What follows a verb used as a command: its object ("the", "this", "me a", "every"). Not a pronoun: "split
+ * it between 3 people" goes on with what came before, in words the tool need not use.
+ */
+const OBJECT = /^\s+(?:me\s+|us\s+)?(?:the|a|an|this|these|those|my|our|your|every|all|each|some|both)\b/i;
 
 /** The command verb the request opens with, lower case, or undefined (a question, a statement, a generic verb). */
 export function requestedAction(query: string): string | undefined {

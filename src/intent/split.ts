@@ -2,6 +2,7 @@
 // this, then hash that") split into its intents, and a later intent's reference to an earlier result
 // ("that number", "the result") replaced by that result. The split is only a proposal: the caller keeps it
 // when every part routes on its own.
+import { dataKind } from "./data-kind.ts";
 import { pastedDataStart } from "./recognisers/pasted.ts";
 import { findQuoted } from "./recognisers/quoted.ts";
 import { asksFacet, isStatement, opensRequest } from "./recognisers/statements.ts";
@@ -175,6 +176,21 @@ function numberedItems(query: string): string[] | undefined {
   return items;
 }
 
+/**
+ * Numbers under a label ("fridge logger readings (°F): 36.5, 37.2, 38.1") that the next part, a question
+ * with no value of its own, asks about ("what's the average?"): one request.
+ */
+function asksAboutData(data: string, part: string): boolean {
+  const labelled = /^[^:?]{1,60}:\s*([\s\S]+)$/.exec(data);
+  const kind = labelled ? dataKind(labelled[1] ?? "") : undefined;
+  return (
+    kind?.label === "numbers" &&
+    kind.after === "" &&
+    !/\d/.test(part) &&
+    /^(?:and\s+)?(?:what|what's|whats|how|which)\b/i.test(part)
+  );
+}
+
 /** The request's intents, in order; one element when it asks for one thing. */
 export function splitIntents(query: string): string[] {
   const numbered = numberedItems(query);
@@ -194,7 +210,8 @@ export function splitIntents(query: string): string[] {
   parts = parts.filter((p) => !/^(?:oh|ok|okay|also|and|btw|so|um|hmm|right)[\s,.!]*$/i.test(p));
   parts = parts.reduce<string[]>((kept, part) => {
     const previous = kept.at(-1);
-    if (previous !== undefined && onlyAsksResult(part)) kept[kept.length - 1] = `${previous}. ${part}`;
+    if (previous !== undefined && (onlyAsksResult(part) || asksAboutData(previous, part)))
+      kept[kept.length - 1] = `${previous}. ${part}`;
     else kept.push(part);
     return kept;
   }, []);
@@ -222,7 +239,9 @@ export function refersToPrevious(intent: string): boolean {
   const reference = REFERENCE.exec(intent);
   if (!reference) return false;
   const before = intent.slice(0, reference.index);
-  return !(/[\d"“‘`]/.test(before) && /(?:\bis|'s|\bwas|\bare)\s+$/i.test(before));
+  // "what time is that …" or a remark after a comma ("what's 40°F in celsius, that's the limit") about a
+  // value the part states before it.
+  return !(/[\d"“‘`]/.test(before) && /(?:\bis|'s|\bwas|\bare|[,;])\s*$/i.test(before));
 }
 
 /** The kind of value a reference names ("that date"), if it names one. */

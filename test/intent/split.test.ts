@@ -216,7 +216,16 @@ const ownOrPrevious: [intent: string, previous: boolean][] = [
   ["our standup is at 09:30 on 2025-07-01, what time is that in Tokyo?", false],
   ["the log line has the timestamp 1767312000000, what's that in UTC?", false],
   ["then work out 10% of that", true],
+  // So is one a remark after a comma is about.
+  ["what's 40°F in celsius, that's the food-safety limit", false],
 ];
+
+test("numbers under a label and a question about them with no value of its own are one request", () => {
+  assert.deepEqual(
+    splitIntents("fridge readings (°F): 36.5, 37.2, 38.1. what's the average? and what's 40°F in celsius"),
+    ["fridge readings (°F): 36.5, 37.2, 38.1. what's the average", "what's 40°F in celsius"],
+  );
+});
 
 for (const [intent, previous] of ownOrPrevious)
   test(`reference to the previous answer or to its own value: ${JSON.stringify(intent)}`, () => {

@@ -277,7 +277,7 @@ test("route-and-execute: runs the best tool, returns schema feedback for bad arg
   // A raised threshold does not force synthesis while a tool (count_words, which takes `text`) matches at
   // the calibrated one; synthesis for agent keys is test/server/agent-synthesis.test.ts's.
   const raised = await agent("POST", "/v1/route-and-execute", {
-    query: "spell the word stressed backwards",
+    query: "how many words are in it",
     arguments: { text: "stressed" },
     threshold: 0.99,
   });

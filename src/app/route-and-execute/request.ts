@@ -12,6 +12,7 @@ import {
 import type { RouteAndExecuteRequest } from "../requests.ts";
 import type { ExecutedCall, RouteAndExecuteResponse, Step } from "../types.ts";
 import { type AnswerDeps, answerOne } from "./answer.ts";
+import { dropsQuestion } from "./dropped-question.ts";
 import { onePerValue } from "./fan-out.ts";
 
 /** The most intents one request is answered as. */
@@ -208,10 +209,14 @@ export async function answerRequest(
       ? await withFollowUpsJoined(proposed, plan)
       : proposed;
   // A long message cut into many parts is not a list of requests: it is answered whole.
+  const several = split.length >= 2 && split.length <= MAX_INTENTS;
   const intents =
-    split.length >= 2 && split.length <= MAX_INTENTS && (await splitHolds(request, split, plan))
+    several && (await splitHolds(request, split, plan))
       ? split
-      : await perValue(request, plan);
+      : ((await perValue(request, plan)) ??
+        (several && dropsQuestion(request.query, split, await plan(request.query, false))
+          ? split
+          : undefined));
   if (!intents) return accounted(await answerOne(request, deps));
   return answerParts(request, intents, deps);
 }
