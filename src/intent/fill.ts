@@ -85,13 +85,17 @@ export function fillArguments(
     ...unplacedNumbers(f, params),
     ...unplacedDates(f, params),
   ];
-  for (const param of params) {
-    if (f.has(param) && !checkString(param, f.args[param.name]) && !(param.name in supplied)) {
-      delete f.args[param.name];
-      const i = f.filled.findIndex((v) => v.field === param.name);
-      if (i >= 0) f.filled.splice(i, 1);
-    }
-  }
+  const unset = (name: string) => {
+    delete f.args[name];
+    const i = f.filled.findIndex((v) => v.field === name);
+    if (i >= 0) f.filled.splice(i, 1);
+  };
+  for (const param of params)
+    if (f.has(param) && !checkString(param, f.args[param.name]) && !(param.name in supplied))
+      unset(param.name);
+  // One text stated twice ("older than 4.2.1? 4.2.1 is the release with the fix") is one value: a second
+  // parameter given it again is left for the request to name.
+  for (const field of repeatedTexts(f.filled)) unset(field);
   const missing: MissingField[] = [
     ...unplaced.filter((m) => !(m.field in f.args)),
     ...ambiguous,
@@ -185,4 +189,14 @@ function claimSupplied(f: Filler, supplied: Record<string, unknown>): void {
   for (const n of f.mentions.numbers) if (given.some((v) => Number(v) === n.value)) f.claim(n);
   for (const m of [...f.mentions.quoted, ...f.mentions.tokens])
     if (given.includes(m.text.replace(/^["'`]|["'`]$/g, ""))) f.claim(m);
+}
+
+/** The later of two parameters given the same text from two places in the request. */
+function repeatedTexts(filled: readonly FilledValue[]): string[] {
+  const fromQuery = filled.filter((v) => v.source === "query" && typeof v.value === "string" && v.span);
+  return fromQuery
+    .filter((v, i) =>
+      fromQuery.slice(0, i).some((w) => w.value === v.value && w.span?.start !== v.span?.start),
+    )
+    .map((v) => v.field);
 }

@@ -464,3 +464,27 @@ test("one number is a list's only item on the list's own word, not after a word 
     numbers: [3, 4, 8],
   });
 });
+
+test("one text stated twice is one value: a second parameter is not given it again", () => {
+  const compare = {
+    type: "object",
+    properties: {
+      a: { type: "string", description: "A version" },
+      b: { type: "string", description: "A version" },
+    },
+    required: ["a", "b"],
+  };
+  const once = fillArguments(
+    "Is our pinned version older than 4.2.1? 4.2.1 is the release with the fix.",
+    compare,
+  );
+  assert.deepEqual(once.arguments, { a: "4.2.1" });
+  assert.deepEqual(
+    once.missing.map((m) => m.field),
+    ["b"],
+  );
+  assert.deepEqual(fillArguments("is 1.2.3 older than 1.4.0?", compare).arguments, {
+    a: "1.2.3",
+    b: "1.4.0",
+  });
+});
