@@ -1,6 +1,6 @@
 // "<n> <unit> to <unit>": a quantity and its source and target units.
 import { currencyCode, takesCurrencyCode } from "./currencies.ts";
-import { enumUnitFor } from "./described-units.ts";
+import { enumUnitFor, namesUnit, sameKindUnit } from "./described-units.ts";
 import type { Filler, Param } from "./filler.ts";
 import type { Span } from "./opaque.ts";
 import { enumValues } from "./schema-cues.ts";
@@ -109,4 +109,41 @@ export function fillUnits(f: Filler, params: Param[]): void {
     place(worded.value, worded, back(fromGroup), back(toGroup));
     return;
   }
+  const apart = separatedConversion(f.text);
+  if (apart) place(apart.value, apart.number, apart.source, apart.target);
+}
+
+type Written = Span & { text: string };
+
+/**
+ * A quantity and the one other unit of its kind the request names apart from it ("tyres at 2.4 bar … the
+ * gauge is in psi. what do i set it to", "12 km/h … the plan is all in mph, what speed is that?", "4 TB …
+ * How many TiB should it show?"): the patterns above want the two units side by side. js-quantities says
+ * which units are of one kind; with two such quantities, or two such targets, nothing is read.
+ */
+function separatedConversion(
+  text: string,
+): { value: number; number: Written; source: Written; target: Written } | undefined {
+  if (text.length > 1000) return undefined;
+  const groupSpan = (m: RegExpExecArray, group: number): Written => {
+    const [start, end] = m.indices?.[group] ?? [m.index, m.index];
+    return { start, end, text: m[group] ?? "" };
+  };
+  const quantities = [...text.matchAll(new RegExp(`${NUMBER}\\s*${UNIT}(?![\\w°])`, "dgi"))]
+    .map((m) => ({ number: groupSpan(m, 1), source: groupSpan(m, 2) }))
+    .filter((q) => namesUnit(q.source.text.trim()));
+  const targets = [
+    ...text.matchAll(new RegExp(`\\b(?:in|into|to|how many)\\s+${UNIT}(?![\\w°])`, "dgi")),
+  ].map((m) => groupSpan(m, 1));
+  const pairs = quantities.flatMap((q) =>
+    targets
+      .filter((t) => t.start >= q.source.end || t.end <= q.number.start)
+      .filter((t) => t.text.trim().toLowerCase() !== q.source.text.trim().toLowerCase())
+      .filter((t) => sameKindUnit(q.source.text.trim(), t.text.trim()))
+      .map((t) => ({ ...q, target: t })),
+  );
+  const units = new Set(pairs.map((p) => p.target.text.trim().toLowerCase()));
+  const pair = pairs[0];
+  if (!pair || units.size !== 1 || new Set(pairs.map((p) => p.number.start)).size !== 1) return undefined;
+  return { value: Number(pair.number.text.replace(/,/g, "")), ...pair };
 }
