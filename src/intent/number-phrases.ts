@@ -18,7 +18,8 @@ export function phraseNaming(text: string, start: number): string[] {
  * overhangs" (inch, overhangs), "0.15 M acetic acid and …" (m, acetic, acid).
  */
 export function phraseAfter(text: string, end: number): string[] {
-  const phrase = /^\s*((?:[a-zA-Z]+(?:-[a-zA-Z]+)?\s*){1,3})/.exec(text.slice(end, end + 40))?.[1] ?? "";
+  const phrase =
+    /^\s*((?:[a-zA-Z][a-zA-Z0-9]*(?:-[a-zA-Z]+)?\s*){1,3})/.exec(text.slice(end, end + 40))?.[1] ?? "";
   const words: string[] = [];
   for (const word of phrase.toLowerCase().split(/\s+/).filter(Boolean)) {
     if (PHRASE_END.test(word)) break;

@@ -23,6 +23,16 @@ const MONEY_NOUN =
 const MONEY_SCALE: Record<string, number> = { k: 1e3, m: 1e6, mm: 1e6, bn: 1e9, b: 1e9 };
 const WORD_SCALE: Record<string, number> = { thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12 };
 
+/** A price in cents after the words that state one ("came to 78.40", "the total is 112.35"). */
+const PRICE_BEFORE =
+  /\b(?:came|comes|coming)\s+(?:to|out\s+(?:at|to))\s*$|\b(?:total|bill|tab|price|cost|costs|charge)\s+(?:is|was|of|came to)?\s*$/i;
+
+function pricedCents(text: string, m: Mention): boolean {
+  return (
+    /^\d[\d,]*\.\d{2}$/.test(m.text) && PRICE_BEFORE.test(text.slice(Math.max(0, m.start - 30), m.start))
+  );
+}
+
 function describe(
   text: string,
   m: Mention & { value: number },
@@ -37,7 +47,7 @@ function describe(
     next,
     previous: wordBefore(text, m.start),
     percent,
-    money: currency || CURRENCY_WORD.test(next),
+    money: currency || CURRENCY_WORD.test(next) || pricedCents(text, m),
     words,
   };
 }
@@ -107,9 +117,12 @@ export function findNumbers(text: string): NumberMention[] {
     out.push(describe(text, span, false, money, Boolean(percentSign) && !letter));
   }
   // Integers with a base prefix ("0xff", "0b1010", "0o17"): one number, whose text is the literal.
-  for (const match of text.matchAll(/(?<![\w.])0(?:x[0-9a-f]+|b[01]+|o[0-7]+)(?![\w.])/gi)) {
+  // Underscores may group the digits ("0b1011_0110").
+  for (const match of text.matchAll(
+    /(?<![\w.])0(?:x[0-9a-f]+(?:_[0-9a-f]+)*|b[01]+(?:_[01]+)*|o[0-7]+(?:_[0-7]+)*)(?![\w.])/gi,
+  )) {
     const literal = match[0];
-    const value = Number(literal.toLowerCase());
+    const value = Number(literal.toLowerCase().replace(/_/g, ""));
     const at = out.findIndex((n) => n.start === match.index);
     if (at >= 0) out.splice(at, 1);
     out.push(

@@ -12,6 +12,11 @@ const cases: [string, [text: string, value: number, next: string, percent: boole
     ],
   ],
   ["a 30m walk", [["30", 30, "m", false, false]]],
+  // A price in cents after the words that state one is money.
+  ["dinner came to 78.40 tonight", [["78.40", 78.4, "tonight", false, true]]],
+  ["version 78.40 came out", [["78.40", 78.4, "came", false, false]]],
+  // Underscores group a prefixed literal's digits.
+  ["what is 0b1011_0110 in decimal", [["0b1011_0110", 182, "in", false, false]]],
   // A sign in words, unless a number or an operator before it makes it a subtraction.
   ["the OAT is minus 5 degrees", [["minus 5", -5, "degrees", false, false]]],
   ["a balance of negative 12.5", [["negative 12.5", -12.5, "", false, false]]],
