@@ -171,3 +171,25 @@ test("a described tool is set aside when its words never name the command the re
     assert.equal(answer.status, "completed", `${query}: ${JSON.stringify(answer.steps)}`);
   }
 });
+
+test("a described validator is set aside when its words do not name the thing a request asks it to check", async () => {
+  const cards = described(
+    {
+      name: "validate_card",
+      description: "Checks a payment card number with the Luhn checksum",
+      inputSchema: { type: "object", properties: { number: { type: "string" } }, required: ["number"] },
+    },
+    "is 4111 1111 1111 1111 a valid card number?",
+    { number: "4111111111111111" },
+  );
+  const routing = await answerRequest(
+    { query: "Is 021000021 a valid ABA routing number?" },
+    standInDeps([[cards, 0.6]]),
+  );
+  assert.equal(routing.status, "no_match", JSON.stringify(routing.steps));
+  const card = await answerRequest(
+    { query: "Is 4539 1488 0343 6467 a valid card number?" },
+    standInDeps([[cards, 0.6]]),
+  );
+  assert.equal(card.status, "completed", JSON.stringify(card.steps));
+});

@@ -36,6 +36,13 @@ export function setAsideFor(
   const action = requestedAction(query);
   if (!isBare(tool) && action && !namesAskedFor([action], describedWords(tool)))
     return `set aside: its words never name "${action}"`;
+  // So is one whose words do not name every word of the thing a request asks it to check ("Is 021000021
+  // a valid ABA routing number?" to a card-number validator).
+  const checked = VALID_WHAT.exec(query)?.[1];
+  const checkedWords = (checked?.toLowerCase().match(/[a-z]{4,}/g) ?? []).filter((w) => !namesUnit(w));
+  const described = describedWords(tool);
+  if (!isBare(tool) && checkedWords.some((word) => !namesAskedFor([word], described)))
+    return `set aside: its words do not name a valid "${checked}"`;
   // So is one that would run, when nothing it says or answers (its words, examples, output fields) names
   // what the request asks for ("Which Pantone swatch is closest to #e4002b?" to a colour converter). A
   // unit asked for ("how many kilograms …") is a conversion's target, which the values say, not the words.
@@ -47,6 +54,10 @@ export function setAsideFor(
     return `set aside: nothing it says or answers names "${asked.join(" ")}"`;
   return undefined;
 }
+
+/** "Is <value> a valid <thing>?": the thing to check, up to the end of the question. */
+const VALID_WHAT =
+  /^\s*(?:is|are)\s+.{1,80}?\s+(?:a|an)\s+(?:valid|correct|real|legit|legitimate|proper|well-formed)\s+([A-Za-z][A-Za-z -]{2,40}?)\s*(?:[?.,;!]|$)/i;
 
 /** Words that place a request in time or space, not what it asks for ("what's the time there"). */
 const ADVERBS = new Set(["there", "then", "now", "here", "today", "tomorrow", "yesterday"]);
