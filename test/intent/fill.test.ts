@@ -11,6 +11,7 @@ import {
   substituteReference,
 } from "../../src/intent/index.ts";
 import { scaled } from "../load-factor.ts";
+import { schema, str } from "./made-up-schemas.ts";
 
 const JWT =
   "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
@@ -466,14 +467,7 @@ test("one number is a list's only item on the list's own word, not after a word 
 });
 
 test("one text stated twice is one value: a second parameter is not given it again", () => {
-  const compare = {
-    type: "object",
-    properties: {
-      a: { type: "string", description: "A version" },
-      b: { type: "string", description: "A version" },
-    },
-    required: ["a", "b"],
-  };
+  const compare = schema({ a: str("A version"), b: str("A version") }, ["a", "b"]);
   const once = fillArguments(
     "Is our pinned version older than 4.2.1? 4.2.1 is the release with the fix.",
     compare,

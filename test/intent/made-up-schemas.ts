@@ -7,3 +7,9 @@ export const schema = (properties: Record<string, unknown>, required: string[]) 
   properties,
   required,
 });
+
+/** A unit converter: a quantity, the unit it is in and the unit wanted. */
+export const converter = schema(
+  { quantity: num("how much"), source_unit: str("the unit it is in"), target_unit: str("the unit wanted") },
+  ["quantity", "source_unit", "target_unit"],
+);

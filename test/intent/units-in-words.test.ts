@@ -3,12 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { fillArguments } from "../../src/intent/index.ts";
-import { num, schema, str } from "./made-up-schemas.ts";
-
-const converter = schema(
-  { quantity: num("how much"), source_unit: str("the unit it is in"), target_unit: str("the unit wanted") },
-  ["quantity", "source_unit", "target_unit"],
-);
+import { converter, schema } from "./made-up-schemas.ts";
 
 const cases: [query: string, expected: Record<string, unknown> | undefined][] = [
   [
