@@ -31,17 +31,24 @@ const takesText = (p: Param) =>
   p.type === "string" && enumValues(p).length === 0 && !isDateParam(p) && typeof p.schema.format !== "string";
 
 export function fillDescribedIds(f: Filler, params: Param[]): void {
-  const tokens = [...f.text.matchAll(TOKEN)].map((m) => ({
-    value: m[1] as string,
-    start: m.index ?? 0,
-    end: (m.index ?? 0) + (m[1] as string).length,
-  }));
   const open = params.filter((p) => !f.has(p) && takesText(p));
   const shaped = open.flatMap((param) => {
     const description = typeof param.schema.description === "string" ? param.schema.description : "";
     const shapes = [...description.matchAll(EXAMPLE)].flatMap((m) => shapeOf(m[1] as string) ?? []);
     return shapes.length > 0 ? [{ param, shapes }] : [];
   });
+  // Most descriptions show no shape: the request is then not read for tokens at all.
+  if (shaped.length > 0) placeShaped(f, shaped);
+  fillLastDigits(f, params);
+}
+
+/** The one token of each described shape to its parameter. */
+function placeShaped(f: Filler, shaped: { param: Param; shapes: RegExp[] }[]): void {
+  const tokens = [...f.text.matchAll(TOKEN)].map((m) => ({
+    value: m[1] as string,
+    start: m.index ?? 0,
+    end: (m.index ?? 0) + (m[1] as string).length,
+  }));
   for (const { param, shapes } of shaped) {
     const fits = tokens.filter((t) => f.free(t) && shapes.some((shape) => shape.test(t.value)));
     // Two parameters of one shape, or two tokens of it, are told apart by the words: not here.
@@ -52,7 +59,6 @@ export function fillDescribedIds(f: Filler, params: Param[]): void {
     if (fits.length !== 1 || rivals.length > 0 || !token) continue;
     f.set(param, token.value, token, "identifier of the shape its description shows", "own_word");
   }
-  fillLastDigits(f, params);
 }
 
 /** A parameter for the last four digits of a card or an account. */

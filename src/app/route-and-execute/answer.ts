@@ -23,7 +23,7 @@ import { readsExactValue } from "./exact-values.ts";
 import { fillWithLlm } from "./llm-fill.ts";
 import { otherVariant } from "./other-variant.ts";
 import { routingQuery } from "./routing-query.ts";
-import { setAsideFor } from "./set-aside.ts";
+import { requestCues, setAsideFor } from "./set-aside.ts";
 import { isBare, namedInRequest, toolWords } from "./tool-words.ts";
 
 export interface AnswerDeps {
@@ -353,15 +353,14 @@ export async function answerOne(
   const calibrated = routed.threshold;
   const threshold = request.threshold ?? calibrated;
   const askedFor = askedForWords(request.query);
+  const cues = requestCues(request.query, askedFor);
   const hits = filledHits(request, deps, routed, askedFor);
   // Each candidate is held to the bar the best one is (the ranking is by score).
   const weighAt = (bar: number) =>
     hits.map((hit) => {
       const candidate = weigh(hit.tool, hit.score, hit.score >= bar, bar, hit.fill, supplied);
       candidate.named = namedInRequest(hit.tool, request.query);
-      const reason = candidate.eligible
-        ? setAsideFor(hit.tool, hit.fill, request.query, askedFor)
-        : undefined;
+      const reason = candidate.eligible ? setAsideFor(hit.tool, hit.fill, cues) : undefined;
       if (reason) {
         candidate.eligible = false;
         candidate.evidence.push(reason);
