@@ -13,6 +13,7 @@ const B = 0.75;
 // Field weights by repetition: a tool's name words say what it does more precisely than its prose.
 const NAME_WEIGHT = 3;
 const TAG_WEIGHT = 2;
+const EXAMPLE_ONLY_WEIGHT = 0.5;
 /**
  * A pair of the tool's name words found close together in one step of the query scores like a term with
  * this share of its IDF. Pairs the catalog has never seen ("payment service") are not counted in the
@@ -123,7 +124,11 @@ export class LexicalIndex {
     if (tool.title) add(terms(tool.title), 1);
     add(terms(tool.description), 1);
     for (const tag of tool.tags ?? []) add(terms(tag), TAG_WEIGHT);
-    for (const text of [...(tool.examples ?? []), ...extra]) add(terms(text), 1);
+    // A word only examples use is often a value one of them happens to carry (a city, a product), not a
+    // word for what the tool does: it counts half, so a request naming that value is not drawn to the tool.
+    const ownWords = new Set(counts.keys());
+    for (const text of [...(tool.examples ?? []), ...extra])
+      for (const w of terms(text)) add([w], ownWords.has(w) ? 1 : EXAMPLE_ONLY_WEIGHT);
     // The document's length counts its words only, so pairs add to a score without changing the words'.
     let length = 0;
     for (const tf of counts.values()) length += tf;

@@ -38,6 +38,7 @@ const completed: [
   ["what is 45 as a percentage of 180", "percentage", { result: 25 }],
   ["what percent of 180 is 45", "percentage", { result: 25 }, { operation: "what_percent" }],
   ["what date is one month after 2024-01-31", "date_add", { date: "2024-02-29" }],
+  ["what time is it in Berlin", "current_time", { zone: "Europe/Berlin" }],
   ["convert 500 MB to MiB", "convert_units", { from: "mb", to: "mib" }],
   ["tip 15% on a 80 bill split among 4 people", "calculate_tip", { total: 92, per_person: 23 }],
   ["convert this CSV to JSON:\nname,age\nann,31\nbob,42", "csv_to_json", { row_count: 2 }],
@@ -89,6 +90,12 @@ test("a time in the asker's own zone asks for that zone rather than reading it a
 test("a tool whose purpose does not fit answers no_match, not a run on the quoted text", async () => {
   const body = await ask('mirror the letters of "drawer"');
   assert.equal(body.status, "no_match", `${body.tool} ${JSON.stringify(body.result?.output)}`);
+  assert.equal(body.calls.length, 0);
+});
+
+test("a tool is not run on words alone that barely reach it", async () => {
+  const body = await ask("generate a barcode for this product");
+  assert.notEqual(body.status, "completed", JSON.stringify(body.steps?.[0]));
   assert.equal(body.calls.length, 0);
 });
 
