@@ -98,7 +98,8 @@ function splitOnce(text: string, separator: RegExp, context: boolean): string[] 
     // into hex. it's on line 88 of the dump").
     if (separator === SENTENCE_END && context && (isStatement(left) || statesMore(right))) continue;
     if (separator === QUESTION_END && context && /^\?\s+$/.test(match[0]) && addsContext(right)) continue;
-    if (/\band\b|\?/i.test(match[0]) && asksFacet(right)) continue;
+    // A facet is read up to its own question mark: what follows it is another part.
+    if (/\band\b|\?/i.test(match[0]) && asksFacet(right.split(/[?;]/)[0] ?? right)) continue;
     // "between 2024-01-01 and 2024-12-25", "1.0.0 and 1.2.0", "12, 15 and 31", "5, 10 and 20 miles to km":
     // one intent's values.
     if (
@@ -177,6 +178,23 @@ function numberedItems(query: string): string[] | undefined {
 }
 
 /**
+ * The items of a bulleted list under a header ("release notes housekeeping:\n- slug for …\n- sha256 of …"),
+ * when the list ends the message. A list under a request ("extract the emails from:\n- …") is its data.
+ */
+function bulletedItems(query: string): string[] | undefined {
+  const lines = query.split("\n");
+  const start = lines.findIndex((l) => BULLET.test(l));
+  if (start < 0) return undefined;
+  const list = lines.slice(start).filter((l) => l.trim().length > 0);
+  if (list.length < 2 || !list.every((l) => BULLET.test(l))) return undefined;
+  const lead = lines.slice(0, start).join(" ").trim();
+  if (lead && (!lead.endsWith(":") || ASKING_VERB.test(lead) || opensRequest(lead))) return undefined;
+  return list.map((l) => l.replace(BULLET, "").trim());
+}
+
+const BULLET = /^\s*[-*•]\s+(?=\S)/;
+
+/**
  * Numbers under a label ("fridge logger readings (°F): 36.5, 37.2, 38.1") that the next part, a question
  * with no value of its own, asks about ("what's the average?"): one request.
  */
@@ -193,8 +211,8 @@ function asksAboutData(data: string, part: string): boolean {
 
 /** The request's intents, in order; one element when it asks for one thing. */
 export function splitIntents(query: string): string[] {
-  const numbered = numberedItems(query);
-  if (numbered) return numbered;
+  const listed = numberedItems(query) ?? bulletedItems(query);
+  if (listed) return listed;
   let parts = [query.trim()];
   const context = statesContext(query);
   for (const separator of SEPARATORS) parts = parts.flatMap((p) => splitOnce(p, separator, context));

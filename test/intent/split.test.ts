@@ -108,6 +108,11 @@ const splits: [query: string, intents: string[]][] = [
     "found 1750000000 in a created_at column. what date/time is that in UTC, and which day of the week?",
     ["found 1750000000 in a created_at column. what date/time is that in UTC, and which day of the week?"],
   ],
+  // So is a yes-or-no question about the same thing ("is it …"), read up to its own question mark.
+  [
+    "what does HTTP 503 mean and is it safe to retry? Also what UTC time is epoch 1761955200?",
+    ["what does HTTP 503 mean and is it safe to retry", "what UTC time is epoch 1761955200?"],
+  ],
   [
     "convert 5 miles to km and what time is it in Tokyo?",
     ["convert 5 miles to km", "what time is it in Tokyo?"],
@@ -124,6 +129,15 @@ const splits: [query: string, intents: string[]][] = [
       "We're weighing a 45,000 loan at 7.25% over 5 years. what's the monthly payment?",
       "what is 1.5% of 45,000?",
     ],
+  ],
+  // A bulleted list under a header is one request per bullet; under a request, it is the request's data.
+  [
+    "release notes housekeeping:\n- slug for 'v4.2 Faster Sync'\n- sha256 of 'release-4.2.0'",
+    ["slug for 'v4.2 Faster Sync'", "sha256 of 'release-4.2.0'"],
+  ],
+  [
+    "extract the emails from these:\n- ann@example.com, sales\n- bob@example.org, ops",
+    ["extract the emails from these:\n- ann@example.com, sales\n- bob@example.org, ops"],
   ],
   // Sentences that open a message of several requests by stating something are the first one's context.
   [

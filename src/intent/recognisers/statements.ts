@@ -61,12 +61,16 @@ export function isStatement(sentence: string): boolean {
 
 /**
  * A question that only names another facet of the one before it, with no verb and no value of its own
- * ("…, and how many weekdays?", "and which day of the week?"): the same request, not another.
+ * ("…, and how many weekdays?", "and which day of the week?"), or asks it of the same thing ("what does
+ * HTTP 503 mean and is it safe to retry?"): the same request, not another.
  */
 export function asksFacet(text: string): boolean {
   // A facet is a few words; a longer remainder is not read with the tagger, which is linear in its length.
   if (text.length > 120) return false;
   const part = text.trim();
+  // "is it …", "does it …": a yes-or-no question whose subject is the thing the request before it names.
+  if (/^(?:is|does|will|would|should|can|could|was)\s+it\b/i.test(part))
+    return part.length <= 60 && !/[\d"'“‘`]/.test(part);
   if (part.length > 80 || !/^(?:how many|how much|which|what)\b/i.test(part) || /[\d"'“‘`]/.test(part))
     return false;
   const terms = (loadNlp()(part).terms().json() as { terms: Term[] }[]).flatMap((t) => t.terms);
