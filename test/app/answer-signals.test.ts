@@ -42,10 +42,17 @@ const cases: [
   ["a target unit left unused", "shift 31 days to hours", [[shift, 0.8]], "unused_value", "needs_input"],
   [
     "the router barely above its bar, on values any tool could take",
-    "the duplicates in 3, 5, 3, 9?",
+    "the duplicates in 3, 9?",
     [[tally, 0.35]],
     "weak_route",
     "needs_input",
+  ],
+  [
+    "the router barely above its bar, on a list of data only a list tool takes",
+    "the duplicates in 3, 5, 3, 9?",
+    [[tally, 0.35]],
+    undefined,
+    "completed",
   ],
   [
     "the router barely above its bar, on values of the tool's own",

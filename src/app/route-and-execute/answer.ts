@@ -19,7 +19,7 @@ import type { RouteAndExecuteRequest, RouteRequest } from "../requests.ts";
 import type { AskUser, RouteAndExecuteResponse, RouteResponse, Step } from "../types.ts";
 import { askForMissing } from "./ask.ts";
 import { doubtsOf, failedQueryValues, properties } from "./doubts.ts";
-import { readsExactValue } from "./exact-values.ts";
+import { isDataList, readsExactValue } from "./exact-values.ts";
 import { fillWithLlm } from "./llm-fill.ts";
 import { otherVariant } from "./other-variant.ts";
 import { routingQuery } from "./routing-query.ts";
@@ -260,7 +260,7 @@ function weigh(
 /**
  * Call-level signals, rows of the confidence table: a tool run in place of one the router scored higher
  * (the evidence re-ranked them, or the first lacked a value), and a tool the router scores barely above the
- * bar when the values it reads are ones any tool could take (numbers by their order, quoted text, a list),
+ * bar when the values it reads are ones any tool could take (numbers by their order, quoted text, two listed),
  * or when it was run in place of the first on no exact value: then nothing but weak words says it fits.
  */
 function markCallSignals(chosen: Candidate, candidates: Candidate[], threshold: number, query: string): void {
@@ -278,7 +278,9 @@ function markCallSignals(chosen: Candidate, candidates: Candidate[], threshold: 
   if (
     chosen.score < threshold + ASK_MARGIN &&
     ((switched && !exact) ||
-      chosen.fill.filled.every((v) => v.source !== "query" || (v.evidence && WEAK_EVIDENCE.has(v.evidence))))
+      chosen.fill.filled.every(
+        (v) => v.source !== "query" || (v.evidence && WEAK_EVIDENCE.has(v.evidence) && !isDataList(v)),
+      ))
   )
     chosen.fill = withSignal(chosen.fill, "weak_route", isBare(chosen.tool));
 }
