@@ -92,10 +92,15 @@ export function findWordedChains(text: string): WordedExpression[] {
     let end = first.end;
     let operators = 0;
     for (;;) {
-      const infix = formAt(INFIX, text, pastSpaces(text, end));
+      // ", times 7" after a comma works on everything before it: "1440 divided by 36, times 7".
+      const comma = /^\s*,\s*(?:then\s+)?(?!and\b)/i.exec(text.slice(end));
+      const at = comma ? end + comma[0].length : pastSpaces(text, end);
+      const infix = formAt(INFIX, text, at);
       const next = infix ? termAt(text, infix.end, words) : undefined;
       if (!infix || !next) break;
-      expression = `${expression} ${infix.symbols} ${next.value}`;
+      expression = comma
+        ? `(${expression}) ${infix.symbols} ${next.value}`
+        : `${expression} ${infix.symbols} ${next.value}`;
       end = next.end;
       operators++;
     }

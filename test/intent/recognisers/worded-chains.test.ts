@@ -13,6 +13,16 @@ const chains: [text: string, expressions: [written: string, symbols: string][]][
   ["one hundred and five divided by three", [["one hundred and five divided by three", "105 / 3"]]],
   ["2 to the power of 10 minus 24", [["2 to the power of 10 minus 24", "2 ^ 10 - 24"]]],
   // One operand, or numbers joined by "and" alone, are no chain.
+  // An operator after a comma works on everything before it; ", and" still joins a list.
+  ["what's 1440 divided by 36, times 7?", [["1440 divided by 36, times 7", "(1440 / 36) * 7"]]],
+  ["2 plus 3, then times 4", [["2 plus 3, then times 4", "(2 + 3) * 4"]]],
+  [
+    "5 times 3, and 4 minus 1",
+    [
+      ["5 times 3", "5 * 3"],
+      ["4 minus 1", "4 - 1"],
+    ],
+  ],
   ["the square root of 1764", []],
   ["5 and 10 and 20", []],
   ["convert 5 miles to km", []],
