@@ -1,8 +1,19 @@
-// Values known by their shape alone: versions ("1.2.3"), colours ("#ff8800", "rgb(1,2,3)"), arithmetic
+// Values known by their shape alone: versions ("1.2.3"), colours ("#ff8800", "rgb(1,2,3)", and a CSS
+// colour's name where the request talks of colours), arithmetic
 // expressions ("3 * (4 + 5)"), cron expressions ("*/5 * * * *") and identifiers ("myVariableName",
 // "user_id", "%20"-escaped text). Each pattern starts only where its shape starts and has bounded parts,
 // so a long request is scanned once.
+import { createRequire } from "node:module";
 import { allMatches, type Mention } from "./span.ts";
+
+// color-name is the CSS Color Module's list of named colours (148), the one color-convert reads; it ships
+// no types.
+const CSS_COLOURS = Object.keys(
+  createRequire(import.meta.url)("color-name") as Record<string, [number, number, number]>,
+);
+/** Where a request talks of colours or their formats: "coral", "navy" and "tan" are words as often. */
+const TALKS_OF_COLOURS = /\b(?:colou?rs?|hex|rgba?|hsla?|css|shade)\b/i;
+const CSS_COLOUR_NAME = new RegExp(`\\b(?:${CSS_COLOURS.join("|")})\\b`, "gi");
 
 export interface Shapes {
   versions: Mention[];
@@ -33,6 +44,16 @@ function expressions(text: string): Mention[] {
   return out;
 }
 
+/**
+ * Colours written as #hex, rgb() or hsl(); failing those, CSS colours named where the request talks of
+ * colours. Names beside a written colour are choices about it ("text on #1e90ff, black or white?").
+ */
+function colours(text: string): Mention[] {
+  const written = allMatches(text, /#[0-9a-fA-F]{3,8}\b|\b(?:rgb|hsl)a?\([^)]*\)/g);
+  if (written.length > 0 || !TALKS_OF_COLOURS.test(text)) return written;
+  return allMatches(text, CSS_COLOUR_NAME);
+}
+
 export function findShapes(text: string): Shapes {
   return {
     versions: allMatches(
@@ -40,7 +61,7 @@ export function findShapes(text: string): Shapes {
       // A version may end a sentence ("… to 0.5.0. Is that …"): a period after it is no fourth part.
       /(?<![\w.])v?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]*[0-9A-Za-z])?(?:\+[0-9A-Za-z.-]+)?(?!\w|\.\w)/g,
     ),
-    colors: allMatches(text, /#[0-9a-fA-F]{3,8}\b|\b(?:rgb|hsl)a?\([^)]*\)/g),
+    colors: colours(text),
     // "sqrt(144) + 3^2": a function name belongs to the expression, or only "(144) + 3^2" is left of it.
     expressions: expressions(text).filter(
       (m) =>

@@ -11,6 +11,10 @@ const cases: [string, keyof Shapes, string[]][] = [
   ["compare 3.0.0-beta.1 and 3.0.0", "versions", ["3.0.0-beta.1", "3.0.0"]],
   ["convert #ff0000 to rgb", "colors", ["#ff0000"]],
   ["the hex for rgb(0, 128, 255)", "colors", ["rgb(0, 128, 255)"]],
+  // A CSS colour's name, where the request talks of colours; beside a written colour, names are choices.
+  ["give me the RGB values for the CSS colour coral", "colors", ["coral"]],
+  ["order the red shoes in size 9", "colors", []],
+  ["what text colour reads best on #1e90ff, black or white?", "colors", ["#1e90ff"]],
   ["what is sqrt(144) + 3^2", "expressions", ["sqrt(144) + 3^2"]],
   ["calculate 12 * (7 + 3) / 4", "expressions", ["12 * (7 + 3) / 4"]],
   ["what is 6 × 7 ÷ 2", "expressions", ["6 × 7 ÷ 2"]],
