@@ -23,6 +23,7 @@ export {
 } from "./fill.ts";
 export { findOpaqueValues, type OpaqueKind, type OpaqueValue, routingText } from "./opaque.ts";
 export { pastedDataStart } from "./recognisers/pasted.ts";
+export { findQuoted } from "./recognisers/quoted.ts";
 export { opensRequest } from "./recognisers/statements.ts";
 export { requestedAction } from "./requested-action.ts";
 export { escapeRegExp } from "./schema-cues.ts";

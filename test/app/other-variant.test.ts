@@ -23,3 +23,10 @@ test("the tool's own variants, and numbers that name no variant, are none", () =
   assert.equal(otherVariant("sha256 of abc", hash), undefined);
   assert.equal(otherVariant("what date is 10 days after 2025-05-25", hash), undefined);
 });
+
+test("identifiers in the text the request works on are data, not variants it asks for", () => {
+  const extract = tool("regex_extract", 'Finds every match, e.g. ticket ids like "PAY-123".');
+  assert.equal(otherVariant("ticket ids like PAY-123 in 'closed PAY-101 and PAY-2045'", extract), undefined);
+  assert.equal(otherVariant("ticket ids in:\nPAY-101 closed\nPAY-2045 open", extract), undefined);
+  assert.equal(otherVariant("only the PAY-101 ones from 'x'", extract), "pay101");
+});

@@ -39,6 +39,12 @@ const completed: [
   ["what percent of 180 is 45", "percentage", { result: 25 }, { operation: "what_percent" }],
   ["what date is one month after 2024-01-31", "date_add", { date: "2024-02-29" }],
   ["what time is it in Berlin", "current_time", { zone: "Europe/Berlin" }],
+  ["find all the hashtags in 'Launch day! #buildinpublic #saas'", "regex_extract", { count: 2 }],
+  [
+    "Pull out every ticket ID (they look like PAY-123) from my notes: 'closed PAY-101 and PAY-2045, then OPS-77'",
+    "regex_extract",
+    { count: 3 },
+  ],
   ["convert 500 MB to MiB", "convert_units", { from: "mb", to: "mib" }],
   ["tip 15% on a 80 bill split among 4 people", "calculate_tip", { total: 92, per_person: 23 }],
   ["convert this CSV to JSON:\nname,age\nann,31\nbob,42", "csv_to_json", { row_count: 2 }],
