@@ -41,6 +41,11 @@ const completed: [
   ["what time is it in Berlin", "current_time", { zone: "Europe/Berlin" }],
   ["find all the hashtags in 'Launch day! #buildinpublic #saas'", "regex_extract", { count: 2 }],
   [
+    "pull the email addresses out of this footer: Sales sales@example.com, Support help@example.org",
+    "regex_extract",
+    { count: 2 },
+  ],
+  [
     "Pull out every ticket ID (they look like PAY-123) from my notes: 'closed PAY-101 and PAY-2045, then OPS-77'",
     "regex_extract",
     { count: 3 },
