@@ -103,15 +103,20 @@ function outermost(): (mention: Mention) => boolean {
 /**
  * Unquoted data an agent passes as one word: a hyphenated name with a digit or of three parts or more
  * ("invoice-batch-0425", "correct-horse-battery-staple", "release-v3"; not "full-time" or "20-character"),
+ * dotted parts and a file's extension included ("release-4.2.0", "nightly-2025-11-30.tar"),
  * and a user and secret joined by a colon ("svc-reporting:Tr4ck!ng"; not a time or a ratio).
  */
 function slugsAndCredentials(text: string): Mention[] {
   const slugs = allMatches(
     text,
-    /(?<![\w@./:-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+(?![\w@/:-]|\.\w)/g,
+    /(?<![\w@./:-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*)+(?![\w@/:-]|\.\w)/g,
   ).filter(
     (m) =>
       (/\d/.test(m.text) || m.text.split("-").length >= 3) &&
+      // A host name ("api-eu.example.com", "my-site.io") is a domain's, not a file's.
+      !/\.[A-Za-z][A-Za-z0-9-]*$/.test(
+        m.text.replace(/\.(?:tar|gz|zip|bin|txt|csv|json|log|png|jpg|pdf)$/i, ""),
+      ) &&
       // A verb ("base64-encode") or a standard's name ("sha-256", "utf-8") is no data.
       !/(?:^|-)(?:encode|decode|encoded|decoded|hash|convert)(?:-|$)/i.test(m.text) &&
       !/^[A-Za-z]{1,4}-\d+$/.test(m.text),

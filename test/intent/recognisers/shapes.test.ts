@@ -32,6 +32,10 @@ const cases: [string, keyof Shapes, string[]][] = [
   // Two humps are as often a brand's name.
   ["pay with PayPal, then star it on GitHub", "tokens", []],
   ["url decode caf%C3%A9", "tokens", ["caf%C3%A9"]],
+  // A file's or a release's name is one value, dots and extension included; a host name is not one.
+  ["sha256 of release-4.2.0", "tokens", ["release-4.2.0"]],
+  ["What key does nightly-2025-11-30.tar get?", "tokens", ["nightly-2025-11-30.tar"]],
+  ["dns records for api-eu.example.com", "tokens", []],
 ];
 
 for (const [text, kind, expected] of cases)
