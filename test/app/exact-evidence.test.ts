@@ -12,6 +12,9 @@ const described = (tool: Tool, example: string, args: Record<string, unknown>): 
   exampleCalls: [{ query: example, arguments: args, output: {} }],
 });
 
+/** The request answered with `tool` alone as the router's candidate, well above its bar. */
+const answerWith = (tool: Tool, query: string) => answerRequest({ query }, standInDeps([[tool, 0.6]]));
+
 const weekday = described(
   {
     name: "day_facts",
@@ -112,15 +115,9 @@ test("a described tool that would ask, and whose words name none of what is aske
     "calculate (2 + 3) * 4",
     { expression: "(2 + 3) * 4" },
   );
-  const neighbour = await answerRequest(
-    { query: "find the derivative of a polynomial" },
-    standInDeps([[calculator, 0.6]]),
-  );
+  const neighbour = await answerWith(calculator, "find the derivative of a polynomial");
   assert.equal(neighbour.status, "no_match", JSON.stringify(neighbour.steps));
-  const asks = await answerRequest(
-    { query: "evaluate the expression please" },
-    standInDeps([[calculator, 0.6]]),
-  );
+  const asks = await answerWith(calculator, "evaluate the expression please");
   assert.equal(asks.status, "needs_input", JSON.stringify(asks.steps));
   assert.equal(asks.tool, "calc");
 });
@@ -136,16 +133,10 @@ test("a described tool that would run is set aside when nothing it says or answe
     "what is #ff0000 in rgb",
     { color: "#ff0000" },
   );
-  const neighbour = await answerRequest(
-    { query: "Which Pantone swatch is closest to #e4002b?" },
-    standInDeps([[colours, 0.6]]),
-  );
+  const neighbour = await answerWith(colours, "Which Pantone swatch is closest to #e4002b?");
   assert.equal(neighbour.status, "no_match", JSON.stringify(neighbour.steps));
   // What its output names is what it answers.
-  const answered = await answerRequest(
-    { query: "what is the rgb of #e4002b?" },
-    standInDeps([[colours, 0.6]]),
-  );
+  const answered = await answerWith(colours, "what is the rgb of #e4002b?");
   assert.equal(answered.status, "completed", JSON.stringify(answered.steps));
 });
 
@@ -167,7 +158,7 @@ test("a described tool is set aside when its words never name the command the re
   }
   // A command the tool names, or one that names no operation ("make"), keeps it.
   for (const query of ["Encode the text 'hello' as base64", "make this base64: 'hello'"]) {
-    const answer = await answerRequest({ query }, standInDeps([[codec, 0.6]]));
+    const answer = await answerWith(codec, query);
     assert.equal(answer.status, "completed", `${query}: ${JSON.stringify(answer.steps)}`);
   }
 });
@@ -182,14 +173,8 @@ test("a described validator is set aside when its words do not name the thing a 
     "is 4111 1111 1111 1111 a valid card number?",
     { number: "4111111111111111" },
   );
-  const routing = await answerRequest(
-    { query: "Is 021000021 a valid ABA routing number?" },
-    standInDeps([[cards, 0.6]]),
-  );
+  const routing = await answerWith(cards, "Is 021000021 a valid ABA routing number?");
   assert.equal(routing.status, "no_match", JSON.stringify(routing.steps));
-  const card = await answerRequest(
-    { query: "Is 4539 1488 0343 6467 a valid card number?" },
-    standInDeps([[cards, 0.6]]),
-  );
+  const card = await answerWith(cards, "Is 4539 1488 0343 6467 a valid card number?");
   assert.equal(card.status, "completed", JSON.stringify(card.steps));
 });
