@@ -11,7 +11,7 @@
 // functions, each call of the answer (one per part of a split question) with every value at hand labelled
 // right when it is one of the ground truth's calls (a call on an irrelevance question is wrong). The bar is the lowest table value above that uninformed 0.5 at
 // which every held-out set stays at most 2% silently wrong; the table printed is fitted on every set.
-//   npx node scripts/fit-fill-confidence.ts [--sets dev,test,…] [--bfcl ../shared/eval/bfcl/BFCL_v4_simple_python.json,…]
+//   npx node scripts/fit-fill-confidence.ts [--sets dev,test,…] [--bfcl test/fixtures/bfcl/mini_simple.json,…]
 // With --family bare it fits the weights of tools without examples (src/intent/bare-confidence.ts, a
 // logistic model) on the --bfcl files alone: each call's kinds are its values' evidence and its doubts; the
 // questions are split in two folds by a hash of their id, the model fitted on one fold gates the other's calls, and the bar is the

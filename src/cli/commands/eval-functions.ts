@@ -20,7 +20,7 @@ needs_input, no_match, and calls that ran but are missing from the answer or ran
 each question whose call was not fully right.
 
 Examples:
-  npx switchboard eval-functions ../shared/eval/bfcl/BFCL_v4_simple_python.json --json
+  npx switchboard eval-functions test/fixtures/bfcl/mini_simple.json test/fixtures/bfcl/mini_irrelevance.json --json
 `;
 
 const flags = { failures: { type: "boolean" }, json: { type: "boolean" } } as const;
